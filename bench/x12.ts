@@ -1,0 +1,283 @@
+/**
+ * bench/x12: MB/s and segments/s of the X12 engine (tokenize, parse, parse + interpret) over the 29 corpus
+ * 271s and over a synthetic ~5 MB batch of repeated real 271s, each as a ratio against baselines measured
+ * in the same run: (a) node-x12's X12Parser, (b) String.split on the terminator then the element separator,
+ * (c) a byte scan that only records separator offsets into a typed array. Targets: parse + interpret
+ * ≥ 5× node-x12 and ≥ 0.3× the byte scan. Warm-up, then the median of repeated runs; peak RSS of the 5 MB
+ * input is measured in a fresh child process per operation.
+ *
+ * Run: `node --import tsx bench/x12.ts` (or `npm run bench -- x12`).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { X12Parser } from 'node-x12';
+import type { InterpretBenefits } from '../src/benefits/contract.ts';
+import type { Delimiters, Eligibility271 } from '../src/x12/contract.ts';
+import { parse271Each } from '../src/x12/parse271.ts';
+import { readDelimiters } from '../src/x12/segments.ts';
+import { tokenize } from '../src/x12/tokenizer.ts';
+
+const SAMPLES = fileURLToPath(new URL('../../shared/x12-samples/', import.meta.url));
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+
+interface Input {
+  name: string;
+  texts: string[];
+  bytes: number;
+  segments: number;
+  delimiters: Delimiters[];
+  buffers: Buffer[];
+  /** Parsed just before the interpreter-only row and dropped after it (a big heap slows the other rows' GC). */
+  parsed?: Eligibility271[];
+}
+
+function input(name: string, texts: string[]): Input {
+  return {
+    name,
+    texts,
+    bytes: texts.reduce((n, t) => n + Buffer.byteLength(t), 0),
+    segments: texts.reduce((n, t) => n + tokenize(t).segmentCount, 0),
+    delimiters: texts.map(readDelimiters),
+    buffers: texts.map((t) => Buffer.from(t, 'latin1')),
+  };
+}
+
+function corpus271s(): string[] {
+  return readFileSync(join(SAMPLES, 'PROVENANCE.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split('\t'))
+    .filter((cells) => cells[6] === '271')
+    .map((cells) => readFileSync(join(SAMPLES, cells[0]!), 'utf8'));
+}
+
+/**
+ * One 5010 interchange of ~5 MB: the real transactions of two ZirMed files (Medica 5010 with HSD/MSG/LS,
+ * and the 109-EB commercial 4010 response, both `|`-delimited) repeated with fresh control numbers.
+ */
+export function synthetic5MB(): string {
+  const medica = readFileSync(join(SAMPLES, 'tigershark/271_5010_medica_hsd.txt'), 'utf8').replaceAll(
+    '\r',
+    '',
+  );
+  const commercial = readFileSync(join(SAMPLES, 'tigershark/271_4010_commercial_109EB.txt'), 'utf8');
+  const body = (text: string) => {
+    const segments = text.split('~').map((s) => s.trim());
+    return segments.slice(
+      segments.findIndex((s) => s.startsWith('ST|')),
+      segments.findIndex((s) => s.startsWith('GE|')),
+    );
+  };
+  const isa = medica.slice(0, medica.indexOf('~') + 1);
+  const gs = 'GS|HB|ZIRMED|10864|20160301|1354|1|X|005010X279A1';
+  const sources = [body(medica), body(commercial)];
+  const out: string[] = [gs];
+  let size = isa.length;
+  let count = 0;
+  while (size < 5 * 1024 * 1024) {
+    const control = String(++count).padStart(9, '0');
+    for (const s of sources[count % 2]!) {
+      const segment = s
+        .replace(/^(ST\|271\|)[^|~]*/, `$1${control}`)
+        .replace(/^(SE\|\d+\|).*/, `$1${control}`);
+      out.push(segment);
+      size += segment.length + 2;
+    }
+  }
+  out.push(`GE|${count}|1`, 'IEA|1|000184077');
+  return `${isa}\n${out.join('~\n')}~\n`;
+}
+
+function byteScan(buffer: Buffer, element: number, terminator: number): number {
+  const offsets = new Int32Array(buffer.length >> 2);
+  let n = 0;
+  for (let i = 0; i < buffer.length; i++) {
+    const c = buffer[i]!;
+    if (c === element || c === terminator) offsets[n++] = i;
+  }
+  return n;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1]!;
+}
+
+/** Median seconds of one pass over the input, after a warm-up. */
+function measure(work: () => void): number {
+  const warmUntil = performance.now() + WARMUP_MS;
+  while (performance.now() < warmUntil) work();
+  const times: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const started = performance.now();
+    work();
+    times.push((performance.now() - started) / 1000);
+  }
+  return median(times);
+}
+
+async function loadInterpreter(): Promise<InterpretBenefits | undefined> {
+  try {
+    const mod = (await import(new URL('../src/benefits/interpret.ts', import.meta.url).href)) as {
+      interpretBenefits?: InterpretBenefits;
+    };
+    return mod.interpretBenefits;
+  } catch {
+    return undefined;
+  }
+}
+
+function interpretOne(interpret: InterpretBenefits, r: Eligibility271): void {
+  interpret({
+    benefitsInformation: r.benefitsInformation,
+    planActive: r.planActive,
+    requestedServiceTypeCodes: [],
+  });
+}
+
+type Operations = Record<string, ((data: Input) => void) | undefined>;
+
+function operations(interpret: InterpretBenefits | undefined): Operations {
+  return {
+    tokenize: (d) => {
+      for (const t of d.texts) tokenize(t);
+    },
+    parse: (d) => {
+      for (const t of d.texts) for (const _ of parse271Each(t));
+    },
+    'parse+interpret': interpret
+      ? (d) => {
+          for (const t of d.texts) {
+            for (const outcome of parse271Each(t)) {
+              if (outcome.kind === '271') interpretOne(interpret, outcome.result);
+            }
+          }
+        }
+      : undefined,
+    'interpret only': interpret
+      ? (d) => {
+          for (const r of d.parsed ?? []) interpretOne(interpret, r);
+        }
+      : undefined,
+    'node-x12': (d) => {
+      for (const t of d.texts) new X12Parser(false).parse(t);
+    },
+    'String.split': (d) => {
+      d.texts.forEach((t, k) => {
+        const { segment, element } = d.delimiters[k]!;
+        t.split(segment).map((s) => s.split(element));
+      });
+    },
+    'byte scan': (d) => {
+      d.buffers.forEach((b, k) => {
+        byteScan(b, d.delimiters[k]!.element.charCodeAt(0), d.delimiters[k]!.segment.charCodeAt(0));
+      });
+    },
+  };
+}
+
+const fixed = (n: number, digits = 1) => n.toFixed(digits).padStart(8);
+
+function report(data: Input, ops: Operations): Record<string, number> {
+  const seconds: Record<string, number> = {};
+  for (const [name, op] of Object.entries(ops)) {
+    if (!op) continue;
+    if (name === 'interpret only')
+      data.parsed = data.texts.flatMap((t) =>
+        [...parse271Each(t)].flatMap((o) => (o.kind === '271' ? [o.result] : [])),
+      );
+    seconds[name] = measure(() => op(data));
+    data.parsed = undefined;
+  }
+  const mb = data.bytes / 1e6;
+  console.log(
+    `\n${data.name}: ${(data.bytes / 1e6).toFixed(2)} MB, ${data.segments} segments (median of ${RUNS} runs)`,
+  );
+  console.log('  operation            MB/s   Msegs/s   ×node-x12   ×split   ×byte-scan');
+  // MB/s is always the input's size over the time taken (for `interpret only`: of the same 271s, pre-parsed).
+  for (const name of Object.keys(ops)) {
+    const s = seconds[name];
+    if (s === undefined) {
+      console.log(
+        `  ${name.padEnd(16)}  skipped: src/benefits/interpret.ts is missing or does not export interpretBenefits`,
+      );
+      continue;
+    }
+    const ratio = (base: string) => fixed(seconds[base]! / s, 2);
+    console.log(
+      `  ${name.padEnd(16)}${fixed(mb / s)}${fixed(data.segments / s / 1e6, 2)}    ${ratio('node-x12')}  ${ratio('String.split')}     ${ratio('byte scan')}`,
+    );
+  }
+  return seconds;
+}
+
+/** Peak RSS of a fresh process that reads the 5 MB file and runs one operation on it. */
+function peakRss(file: string, operation: string): number {
+  const child = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), '--rss-child', operation, file],
+    {
+      encoding: 'utf8',
+    },
+  );
+  const kb = Number(/maxRSS=(\d+)/.exec(child.stdout)?.[1]);
+  return kb / 1024;
+}
+
+async function rssChild(operation: string, file: string): Promise<void> {
+  const text = readFileSync(file, 'utf8');
+  const data: Input = {
+    name: 'child',
+    texts: [text],
+    bytes: text.length,
+    segments: 0,
+    delimiters: [readDelimiters(text)],
+    buffers: [Buffer.from(text, 'latin1')],
+  };
+  const op = operation === 'read only' ? () => {} : operations(await loadInterpreter())[operation];
+  op?.(data);
+  console.log(`maxRSS=${process.resourceUsage().maxRSS}`);
+}
+
+export async function run(): Promise<void> {
+  const interpret = await loadInterpreter();
+  const ops = operations(interpret);
+  console.log(
+    'bench/x12: tokenizer, 271 parser and interpreter against node-x12, String.split and a byte scan',
+  );
+  const results = [report(input('corpus: the 29 corpus 271s, one after another', corpus271s()), ops)];
+  const big = synthetic5MB();
+  results.push(report(input('synthetic: one interchange of repeated real 271s', [big]), ops));
+
+  const dir = mkdtempSync(join(tmpdir(), 'bench-x12-'));
+  try {
+    const file = join(dir, 'batch.x12');
+    writeFileSync(file, big);
+    console.log('\npeak RSS of a fresh process on the 5 MB input:');
+    for (const name of ['read only', 'tokenize', 'parse', 'parse+interpret', 'node-x12']) {
+      if (name === 'parse+interpret' && !interpret) continue;
+      console.log(`  ${name.padEnd(16)}${fixed(peakRss(file, name), 0)} MB`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (interpret) {
+    for (const [k, s] of results.entries()) {
+      const full = s['parse+interpret']!;
+      const vsNode = s['node-x12']! / full;
+      const vsScan = s['byte scan']! / full;
+      console.log(
+        `target (${k ? 'synthetic' : 'corpus'}): parse+interpret ${vsNode.toFixed(1)}× node-x12 (≥ 5: ${vsNode >= 5 ? 'met' : 'NOT met'}), ${vsScan.toFixed(2)}× byte scan (≥ 0.3: ${vsScan >= 0.3 ? 'met' : 'NOT met'})`,
+      );
+    }
+  }
+}
+
+const self = process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (self && process.argv[2] === '--rss-child') await rssChild(process.argv[3]!, process.argv[4]!);
+else if (self) await run();

@@ -1,0 +1,1 @@
+CREATE INDEX "checks_purge_due_idx" ON "checks" USING btree ("completed_at") WHERE purged_at IS NULL AND status <> 'IN_PROGRESS';

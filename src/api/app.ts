@@ -1,0 +1,145 @@
+/**
+ * The HTTP application: API routes, health, OpenAPI, and the one error envelope for everything a client
+ * can get wrong. Dependencies are passed in; nothing here opens a database or starts a worker.
+ */
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  LogController,
+} from 'fastify';
+import type { Logger } from 'pino';
+import { CHECKS_CHANNEL } from '../store/channels.ts';
+import { DatabaseUnavailableError, type Db } from '../store/db.ts';
+import { createCoalescingNotifier, type Notifier } from '../store/notifier.ts';
+import { ApiKeyAuthenticator } from './auth.ts';
+import { ApiError } from './errors.ts';
+import { registerOpenApi } from './openapi.ts';
+import { type RateLimit, RateLimiter } from './rate-limit.ts';
+import { registerStatus } from './routes/eligibility_status.ts';
+import { registerSubmit } from './routes/eligibility_submit.ts';
+import { registerHealth } from './routes/health.ts';
+import { registerMetrics } from './routes/metrics.ts';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface AppMetrics {
+  submitted(tradingPartnerServiceId: string): void;
+  throttled(operation: string): void;
+  registry: { contentType: string; metrics(): Promise<string> };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    metrics?: AppMetrics;
+    /** Wakes check workers after a submit (coalesced NOTIFY). */
+    checksNotifier: Notifier;
+  }
+}
+
+export interface AppOptions {
+  db: Db;
+  log: Logger;
+  apiKeyPepper: Buffer;
+  version: string;
+  metrics?: AppMetrics;
+  rateLimits: { submit: RateLimit; status: RateLimit };
+  /** When set, `/metrics` requires `Authorization: Bearer <token>`. */
+  metricsToken?: string;
+  /** Extra routes (portal, admin) registered by the caller. */
+  plugins?: ((app: FastifyInstance, ctx: { auth: ApiKeyAuthenticator }) => Promise<void> | void)[];
+}
+
+export async function buildApp(
+  opts: AppOptions,
+): Promise<{ app: FastifyInstance; auth: ApiKeyAuthenticator }> {
+  const app = Fastify({
+    loggerInstance: opts.log as unknown as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Per-request lines are off: they would carry URLs and timings only, and cost throughput.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: false,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 200 },
+    // Router-level rejections (undecodable URL, over-long path parameter) also get the envelope.
+    frameworkErrors: (err, _request, res) => {
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const reply = res as unknown as { code(n: number): { send(b: unknown): void } };
+      reply
+        .code(tooLong ? 404 : 400)
+        .send(
+          tooLong
+            ? { code: 'ResourceNotFoundException', message: 'No such resource.' }
+            : { code: 'ValidationException', message: 'The request URL is malformed.' },
+        );
+    },
+  });
+  app.decorate('db', opts.db);
+  const checksNotifier = createCoalescingNotifier(opts.db, CHECKS_CHANNEL);
+  app.decorate('checksNotifier', checksNotifier);
+  app.addHook('onClose', () => checksNotifier.flush());
+  if (opts.metrics) app.decorate('metrics', opts.metrics);
+  const auth = new ApiKeyAuthenticator(opts.db, opts.apiKeyPepper);
+
+  app.setErrorHandler((err: FastifyError | ApiError | Error, request, reply) => {
+    if (err instanceof ApiError) {
+      if (err.statusCode === 429) opts.metrics?.throttled(request.routeOptions.url ?? 'unknown');
+      return reply.code(err.statusCode).headers(err.headers).send(err.toBody());
+    }
+    if (err instanceof DatabaseUnavailableError) {
+      request.log.warn('database unavailable');
+      return reply.code(503).header('retry-after', '5').send({
+        code: 'InternalFailureException',
+        message: 'The service is temporarily unavailable. Retry shortly.',
+      });
+    }
+    const fe = err as FastifyError;
+    const status = fe.statusCode ?? 500;
+    if (status === 413 || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply
+        .code(413)
+        .send({ code: 'ValidationException', message: `Request body exceeds ${BODY_LIMIT_BYTES} bytes.` });
+    }
+    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+      return reply.code(400).send({
+        code: 'ValidationException',
+        message: 'Send the body as JSON with Content-Type: application/json.',
+      });
+    }
+    if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply
+        .code(400)
+        .send({ code: 'ValidationException', message: 'The request body is empty; send a JSON object.' });
+    }
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, bad headers and other client errors: say what is wrong without echoing input.
+      const message = /JSON/i.test(fe.message)
+        ? 'The request body is not valid JSON.'
+        : 'The request is malformed.';
+      return reply.code(status === 404 ? 404 : 400).send({
+        code: status === 404 ? 'ResourceNotFoundException' : 'ValidationException',
+        message,
+      });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply
+      .code(500)
+      .send({ code: 'InternalFailureException', message: `Internal error (reference ${request.id}).` });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({
+      code: 'ResourceNotFoundException',
+      message: `No route ${request.method} ${request.url.split('?')[0]}.`,
+    });
+  });
+
+  await registerOpenApi(app, opts.version);
+  registerHealth(app);
+  registerSubmit(app, auth, new RateLimiter(opts.rateLimits.submit));
+  registerStatus(app, auth, new RateLimiter(opts.rateLimits.status));
+  if (opts.metrics) registerMetrics(app, opts.metrics, opts.metricsToken);
+  for (const plugin of opts.plugins ?? []) await plugin(app, { auth });
+  return { app, auth };
+}

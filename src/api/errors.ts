@@ -1,0 +1,46 @@
+/**
+ * The one error envelope of the API (spec section 7): `{ code, message }`, built here and nowhere else.
+ */
+import Type, { type Static } from 'typebox';
+
+export const ERROR_CODES = [
+  'ValidationException',
+  'UnauthorizedException',
+  'AccessDeniedException',
+  'ResourceNotFoundException',
+  'ThrottlingException',
+  'InternalFailureException',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const ErrorBody = Type.Object(
+  {
+    code: Type.Enum(ERROR_CODES),
+    message: Type.String(),
+  },
+  { title: 'Error' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export const unauthorized = (message = 'Missing or invalid API key. Send "Authorization: Key <API key>".') =>
+  new ApiError(401, 'UnauthorizedException', message);
+export const accessDenied = (message: string) => new ApiError(403, 'AccessDeniedException', message);
+export const notFound = (message: string) => new ApiError(404, 'ResourceNotFoundException', message);
+export const validation = (message: string, statusCode = 400) =>
+  new ApiError(statusCode, 'ValidationException', message);

@@ -1,0 +1,64 @@
+/** POST /api/eligibility: accept a check and answer 202 `{id, status: "IN_PROGRESS"}` at once. */
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { EligibilityCheckRequest, formatProblems } from '../../checks/request.ts';
+import { isValidIdempotencyKey, submitCheck } from '../../checks/submit.ts';
+import type { ApiKeyAuthenticator } from '../auth.ts';
+import { validation } from '../errors.ts';
+import { errorResponses } from '../openapi.ts';
+import type { RateLimiter } from '../rate-limit.ts';
+
+export const SubmitResponse = Type.Object({
+  id: Type.String({ description: 'Check id (UUIDv7); poll `GET /api/eligibility/{id}/status`.' }),
+  status: Type.Literal('IN_PROGRESS'),
+});
+
+export function registerSubmit(app: FastifyInstance, auth: ApiKeyAuthenticator, limiter: RateLimiter): void {
+  app.post(
+    '/api/eligibility',
+    {
+      schema: {
+        summary: 'Submit an eligibility check',
+        description:
+          'Creates a check processed asynchronously. Answers **202 Accepted** (the work is not done yet) with the id ' +
+          'to poll. Unknown fields are rejected with 400 so that typos are not silently ignored.',
+        tags: ['Eligibility'],
+        security: [{ ApiKeyAuth: [] }],
+        body: EligibilityCheckRequest,
+        headers: Type.Object({
+          'idempotency-key': Type.Optional(
+            Type.String({
+              description:
+                'Same key + same body within 24 h returns the same check; another body answers 422.',
+            }),
+          ),
+        }),
+        response: { 202: SubmitResponse, ...errorResponses(400, 401, 403, 413, 422, 429) },
+      },
+      // Validation runs in the handler, after authentication, so an unauthenticated caller learns nothing.
+      validatorCompiler: () => () => true,
+    },
+    async (request, reply) => {
+      const key = await auth.authenticate(request, 'eligibility:write');
+      reply.headers(limiter.take(key.keyId));
+      const idempotencyKey = request.headers['idempotency-key'];
+      if (
+        idempotencyKey !== undefined &&
+        (typeof idempotencyKey !== 'string' || !isValidIdempotencyKey(idempotencyKey))
+      ) {
+        throw validation('Idempotency-Key must be 1-255 printable ASCII characters.');
+      }
+      const result = await submitCheck(app.db, key.organizationId, request.body, {
+        idempotencyKey,
+        wake: () => app.checksNotifier.notify(),
+      });
+      if (!result.ok) {
+        if ('conflict' in result) throw validation(result.conflict, 422);
+        throw validation(formatProblems(result.problems));
+      }
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      else app.metrics?.submitted((request.body as EligibilityCheckRequest).tradingPartnerServiceId);
+      return reply.code(202).send({ id: result.id, status: 'IN_PROGRESS' });
+    },
+  );
+}

@@ -1,0 +1,17 @@
+/** GET /metrics: Prometheus text format; optionally behind a bearer token (METRICS_TOKEN). */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AppMetrics } from '../app.ts';
+import { unauthorized } from '../errors.ts';
+
+export function registerMetrics(app: FastifyInstance, metrics: AppMetrics, token?: string): void {
+  const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (expected) {
+      const presented = Buffer.from(request.headers.authorization ?? '');
+      if (presented.length !== expected.length || !timingSafeEqual(presented, expected))
+        throw unauthorized('Invalid metrics token.');
+    }
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+}

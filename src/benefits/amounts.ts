@@ -1,0 +1,183 @@
+/**
+ * Deductible and out-of-pocket rules: the period amounts of every entry (plan level, service-level
+ * override) and whether the deductible applies to the service. docs/benefit-rules.md, "Deductible and
+ * out-of-pocket" and "deductibleApplies".
+ */
+import type { Findings } from './confidence.ts';
+import { noteTier, type ProductContext } from './fields.ts';
+import type { BenefitRow } from './rows.ts';
+import { type MatchedRow, type NetworkClass, pickValue, preferNetwork, selectRows } from './select.ts';
+
+/** EB06 values that make EB07 the amount for the benefit period (no EB06 reads the same way). */
+const AMOUNT_TIMES = new Set<string | undefined>([undefined, '21', '22', '23', '25']);
+const REMAINING = '29';
+const YEAR_TO_DATE = '24';
+
+export interface PeriodAmounts {
+  individual: number | null;
+  individualRemaining: number | null;
+  family: number | null;
+  familyRemaining: number | null;
+  network: NetworkClass | undefined;
+}
+
+/** Field names for conflict messages, per label and level: built once, not per call. */
+interface LevelLabels {
+  amount: string;
+  remaining: string;
+  met: string;
+  derived: string;
+  assumed: string;
+}
+
+function levelLabels(label: string, level: 'individual' | 'family'): LevelLabels {
+  const prefix = level === 'family' ? `family ${label}` : label;
+  return {
+    amount: prefix,
+    remaining: `${prefix} remaining`,
+    met: `${prefix} met year to date`,
+    derived: `${prefix} remaining derived as amount − met year to date (EB06 24)`,
+    assumed: `${label} row without coverage level (EB02) read as individual`,
+  };
+}
+
+const LABELS = {
+  C: {
+    label: 'deductible',
+    individual: levelLabels('deductible', 'individual'),
+    family: levelLabels('deductible', 'family'),
+  },
+  G: {
+    label: 'out-of-pocket maximum',
+    individual: levelLabels('out-of-pocket maximum', 'individual'),
+    family: levelLabels('out-of-pocket maximum', 'family'),
+  },
+} as const;
+
+type Candidate = { value: number; row: BenefitRow };
+
+/** Reads amount / remaining / met-to-date for one coverage level from rows of one EB01 (C or G). */
+function levelAmounts(
+  rows: BenefitRow[],
+  level: 'individual' | 'family',
+  labels: LevelLabels,
+  findings: Findings,
+): { amount: number | undefined; remaining: number | undefined } {
+  const amounts: Candidate[] = [];
+  const remainders: Candidate[] = [];
+  const mets: Candidate[] = [];
+  let levelMissing = false;
+  for (const row of rows) {
+    if (row.level !== level) continue;
+    if (row.levelMissing) levelMissing = true;
+    if (AMOUNT_TIMES.has(row.time)) amounts.push({ value: row.amount!, row });
+    if (row.time === REMAINING) remainders.push({ value: row.amount!, row });
+    if (row.time === YEAR_TO_DATE) mets.push({ value: row.amount!, row });
+  }
+  const amount = pickValue(labels.amount, amounts, findings);
+  let remaining = pickValue(labels.remaining, remainders, findings);
+  const met = pickValue(labels.met, mets, findings);
+  if (remaining === undefined && amount !== undefined && met !== undefined) {
+    remaining = Math.max(0, amount - met);
+    findings.add('none', labels.derived);
+  }
+  if ((amount !== undefined || remaining !== undefined) && level === 'individual' && levelMissing) {
+    findings.add('coverageLevelAssumed', labels.assumed);
+  }
+  return { amount, remaining };
+}
+
+/**
+ * Deductible (EB*C) or out-of-pocket (EB*G) amounts: from the plan-level rows, in-network before unstated;
+ * out-of-network amounts only when the entry's cost sharing is itself out-of-network. A service-level row
+ * with a non-zero amount overrides the plan's figure for that service (sandbox convention).
+ */
+export function periodAmounts(
+  ctx: ProductContext,
+  kind: 'C' | 'G',
+  costShareNetwork: NetworkClass | undefined,
+): PeriodAmounts {
+  const labels = LABELS[kind];
+  const planRows: MatchedRow[] = [];
+  const serviceRows: MatchedRow[] = [];
+  for (const m of ctx.matched) {
+    if (m.row.code !== kind) continue;
+    if (m.match.tier === 'plan') {
+      if (m.row.amount !== undefined) planRows.push(m);
+    } else if ((m.row.amount ?? 0) > 0) serviceRows.push(m);
+  }
+  let { rows, network } = preferNetwork(planRows);
+  if (network === 'out' && costShareNetwork !== 'out') {
+    ctx.findings.add('none', `${labels.label} returned only for out-of-network (EB12 N); not reported`);
+    rows = [];
+    network = undefined;
+  }
+  const plain = rows.map((m) => m.row);
+  const individual = levelAmounts(plain, 'individual', labels.individual, ctx.findings);
+  const family = levelAmounts(plain, 'family', labels.family, ctx.findings);
+  const result: PeriodAmounts = {
+    individual: individual.amount ?? null,
+    individualRemaining: individual.remaining ?? null,
+    family: family.amount ?? null,
+    familyRemaining: family.remaining ?? null,
+    network: rows.length > 0 ? network : undefined,
+  };
+  if (serviceRows.length === 0) return result;
+  const service = selectRows(serviceRows);
+  const overrides = service.rows.map((m) => m.row);
+  const ind = levelAmounts(overrides, 'individual', labels.individual, ctx.findings);
+  const fam = levelAmounts(overrides, 'family', labels.family, ctx.findings);
+  ctx.findings.add('none', `${labels.label} from service-level row (${service.rows[0]!.match.code})`);
+  return {
+    individual: ind.amount ?? result.individual,
+    individualRemaining: ind.remaining ?? result.individualRemaining,
+    family: fam.amount ?? result.family,
+    familyRemaining: fam.remaining ?? result.familyRemaining,
+    network: result.network ?? service.network,
+  };
+}
+
+/**
+ * deductibleApplies: a service-level EB*C for the period with 0 → false, with an amount → true (a remaining
+ * of 0 says the deductible is met, not that it does not apply, so it is not evidence). No service-level row:
+ * the plan-level deductible decides (an amount → true, all 0 → false), named as an assumption. Neither → null.
+ */
+export function deductibleApplies(ctx: ProductContext): boolean | null {
+  const serviceRows: MatchedRow[] = [];
+  const planRows: MatchedRow[] = [];
+  for (const m of ctx.matched) {
+    if (!informsDeductible(m.row)) continue;
+    if (m.match.tier === 'plan') planRows.push(m);
+    else serviceRows.push(m);
+  }
+  const service = selectRows(serviceRows);
+  if (service.rows.length > 0) {
+    noteTier(ctx, 'deductibleApplies', service.rows[0]);
+    const value = pickValue(
+      'deductibleApplies',
+      service.rows.map((m) => ({ value: m.row.amount! > 0, row: m.row })),
+      ctx.findings,
+      true,
+    );
+    return value ?? null;
+  }
+  const plan = preferNetwork(planRows);
+  if (plan.rows.length === 0 || plan.network === 'out') return null;
+  const applies = plan.rows.some((m) => m.row.amount! > 0);
+  if (ctx.entryTier === 'plan') ctx.findings.add('none', 'deductibleApplies from the plan-level deductible');
+  else
+    ctx.findings.add(
+      'deductibleAppliesAssumed',
+      'deductibleApplies assumed from the plan-level deductible (no service-level EB*C)',
+    );
+  return applies;
+}
+
+/** An EB*C for the period, or a non-zero remaining: a remaining of 0 says the deductible is met, not that it does not apply. */
+function informsDeductible(r: BenefitRow): boolean {
+  return (
+    r.code === 'C' &&
+    r.amount !== undefined &&
+    (AMOUNT_TIMES.has(r.time) || (r.time === REMAINING && r.amount > 0))
+  );
+}

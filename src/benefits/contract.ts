@@ -1,0 +1,20 @@
+import type { BenefitEntry, BenefitsInformation, CheckConfidence, Warning } from '../checks/schema.ts';
+
+export interface InterpretInput {
+  benefitsInformation: BenefitsInformation[];
+  /** From the 271: true active, false inactive, undefined unknown. */
+  planActive: boolean | undefined;
+  /** X12 service type codes the client asked for (encounter.serviceTypeCodes); may be empty. */
+  requestedServiceTypeCodes: string[];
+}
+
+export interface Interpretation {
+  /** Exactly one entry per product service type, or [] when coverage cannot be determined. */
+  benefits: BenefitEntry[];
+  /** Check-level summary: `score` and named criteria (true = holds). */
+  confidence: CheckConfidence;
+  /** e.g. PLAN_INACTIVE, SERVICE_TYPE_FALLBACK; codes documented in docs/benefit-rules.md. */
+  warnings: Warning[];
+}
+
+export type InterpretBenefits = (input: InterpretInput) => Interpretation;

@@ -1,0 +1,144 @@
+/**
+ * Per-field rules for copay, coinsurance, visit limits and authorization, read from the rows matched to one
+ * product (amounts.ts has the deductible/out-of-pocket rules, coverage.ts the coverage status). Each rule
+ * names its doubts in `findings` and is described field by field in docs/benefit-rules.md.
+ */
+import type { ProductServiceType } from '../checks/schema.ts';
+import type { Findings } from './confidence.ts';
+import { ACTIVE_CODES, type BenefitRow, type VisitCounts } from './rows.ts';
+import { type MatchedRow, type NetworkClass, pickValue, selectRows } from './select.ts';
+import { type MatchTier, TIER_ORDER } from './service-types.ts';
+
+export interface ProductContext {
+  product: ProductServiceType;
+  /** Usable rows matched to the product, best rank first. */
+  matched: MatchedRow[];
+  /** The tier of the entry's best match; field groups from a worse tier are named. */
+  entryTier: MatchTier;
+  findings: Findings;
+}
+
+function whereFrom(m: MatchedRow): string {
+  return m.match.tier === 'plan'
+    ? 'plan-level benefits (30)'
+    : `${m.match.tier} service type ${m.match.code}`;
+}
+
+/** Names a field group read from a worse tier than the entry's own match. */
+export function noteTier(ctx: ProductContext, group: string, from: MatchedRow | undefined): void {
+  if (from && TIER_ORDER[from.match.tier] > TIER_ORDER[ctx.entryTier]) {
+    ctx.findings.add('fieldFromLowerTier', `${group} taken from ${whereFrom(from)}`);
+  }
+}
+
+export interface CostSharing {
+  copay: number | null;
+  coinsurance: number | null;
+  network: NetworkClass | undefined;
+}
+
+/** Copay from EB*B (EB07 dollars), coinsurance from EB*A (EB08 fraction), from one rank and one network class. */
+export function costSharing(ctx: ProductContext): CostSharing {
+  const candidates = ctx.matched.filter(
+    (m) =>
+      (m.row.code === 'B' && m.row.amount !== undefined) ||
+      (m.row.code === 'A' && m.row.percent !== undefined),
+  );
+  const { rows, network } = selectRows(candidates);
+  if (rows.length === 0) return { copay: null, coinsurance: null, network: undefined };
+  noteTier(ctx, 'copay/coinsurance', rows[0]);
+  const copays = rows.filter((m) => m.row.code === 'B').map((m) => ({ value: m.row.amount!, row: m.row }));
+  const coinsurances = rows
+    .filter((m) => m.row.code === 'A')
+    .map((m) => ({ value: m.row.percent!, row: m.row }));
+  if (coinsurances.some((c) => c.row.percentWasWhole)) {
+    ctx.findings.add('none', 'coinsurance sent as a whole percent (EB08 > 1); read as a fraction');
+  }
+  if (network === 'out')
+    ctx.findings.add('outOfNetworkOnly', 'only out-of-network (EB12 N) copay/coinsurance returned');
+  return {
+    copay: pickValue('copay', copays, ctx.findings) ?? null,
+    coinsurance: pickValue('coinsurance', coinsurances, ctx.findings) ?? null,
+    network,
+  };
+}
+
+export interface Visits {
+  visitLimit: number | null;
+  visitsUsed: number | null;
+  network: NetworkClass | undefined;
+}
+
+const VISIT_CODES = new Set([...ACTIVE_CODES, 'A', 'B', 'F']);
+
+/**
+ * Visit limits: EB*F with EB09 VS (EB06 29 = remaining, otherwise the limit; EB09 99 = used), or an HSD VS
+ * after the EB (HSD05 29 = remaining). visitsUsed = limit − remaining. A dollar amount on an EB*F is a dollar
+ * cap, not a visit limit. Plan-level rows never give a service's visit limit.
+ */
+export function visits(ctx: ProductContext): Visits {
+  for (const m of ctx.matched) {
+    const v = m.row.visits;
+    const noVisits = v.limit === undefined && v.remaining === undefined && v.used === undefined;
+    if (m.match.tier !== 'plan' && m.row.code === 'F' && m.row.amount !== undefined && noVisits) {
+      ctx.findings.add(
+        'none',
+        `EB*F dollar limit (EB07 ${m.row.amount}) for ${m.match.code} is not a visit limit`,
+      );
+    }
+  }
+  const candidates = ctx.matched.filter((m) => {
+    const v = m.row.visits;
+    return (
+      m.match.tier !== 'plan' &&
+      VISIT_CODES.has(m.row.code) &&
+      (v.limit ?? v.remaining ?? v.used) !== undefined
+    );
+  });
+  const { rows, network } = selectRows(candidates);
+  if (rows.length === 0) return { visitLimit: null, visitsUsed: null, network: undefined };
+  noteTier(ctx, 'visit limit', rows[0]);
+  const limit = pickValue('visitLimit', visitValues(rows, 'limit'), ctx.findings);
+  const remaining = pickValue('visits remaining', visitValues(rows, 'remaining'), ctx.findings);
+  let used = pickValue('visitsUsed', visitValues(rows, 'used'), ctx.findings);
+  if (used === undefined && limit !== undefined && remaining !== undefined) {
+    used = limit - remaining;
+    if (used < 0) {
+      ctx.findings.conflict(
+        `visits remaining (${remaining}) exceed the visit limit (${limit}): visitsUsed not reported`,
+      );
+      used = undefined;
+    }
+  }
+  return { visitLimit: limit ?? null, visitsUsed: used ?? null, network };
+}
+
+function visitValues(rows: MatchedRow[], key: keyof VisitCounts): { value: number; row: BenefitRow }[] {
+  const values: { value: number; row: BenefitRow }[] = [];
+  for (const m of rows) {
+    const value = m.row.visits[key];
+    if (value !== undefined) values.push({ value, row: m.row });
+  }
+  return values;
+}
+
+const AUTH_CODES = new Set([...ACTIVE_CODES, 'A', 'B', 'F']);
+
+/** EB11 Y → true, N → false, U or absent → null; from the best rank that says, preferring in-network rows. */
+export function authorization(ctx: ProductContext): boolean | null {
+  const candidates = ctx.matched.filter(
+    (m) =>
+      m.row.auth !== undefined &&
+      (AUTH_CODES.has(m.row.code) || (m.row.code === 'C' && m.match.tier !== 'plan')),
+  );
+  const { rows } = selectRows(candidates);
+  if (rows.length === 0) return null;
+  noteTier(ctx, 'authorization', rows[0]);
+  const value = pickValue(
+    'authorizationRequired',
+    rows.map((m) => ({ value: m.row.auth!, row: m.row })),
+    ctx.findings,
+    true,
+  );
+  return value ?? null;
+}

@@ -1,0 +1,245 @@
+/**
+ * Which X12 service type codes (EB03) feed each product service type, and how a 271 row is matched to a
+ * product. The table follows ../shared/x12-samples/code-tables.md ("Proposed mapping"); the order of the
+ * codes is the order of preference. docs/benefit-rules.md has the same table for readers.
+ */
+import { PRODUCT_SERVICE_TYPES, type ProductServiceType } from '../checks/schema.ts';
+import type { BenefitRow } from './rows.ts';
+
+/**
+ * How closely a row speaks for a product: `direct` its own code (or, for nutrition, its own MSG text),
+ * `related` a neighbouring code (AE physical medicine for PT), `general` an office/medical-care code that
+ * says nothing about the product, `plan` the plan as a whole (30 or no EB03).
+ */
+export type MatchTier = 'direct' | 'related' | 'general' | 'plan';
+
+export interface CodeRule {
+  code: string;
+  tier: MatchTier;
+}
+
+/** Product → EB03 codes in order of preference. Nutrition products also match by MSG text (see below). */
+export const SERVICE_TYPE_CODES: Record<ProductServiceType, readonly CodeRule[]> = {
+  'Preventive Nutrition': [
+    { code: '98', tier: 'general' },
+    { code: 'BZ', tier: 'general' },
+    { code: '81', tier: 'general' },
+    { code: 'AN', tier: 'general' },
+    { code: '1', tier: 'general' },
+  ],
+  'Medical Nutrition': [
+    { code: '98', tier: 'general' },
+    { code: '1', tier: 'general' },
+  ],
+  'Outpatient Physical Therapy': [
+    { code: 'PT', tier: 'direct' },
+    { code: 'AE', tier: 'related' },
+    { code: 'AC', tier: 'related' },
+    { code: 'A9', tier: 'related' },
+  ],
+  // A7, CE, CG, BB, BC and RT are inpatient/facility care and AI/AJ/AK substance use: not outpatient mental health.
+  'Mental Health': [
+    { code: 'MH', tier: 'direct' },
+    { code: 'CF', tier: 'related' },
+    { code: 'A8', tier: 'related' },
+    { code: 'A4', tier: 'related' },
+    { code: 'A6', tier: 'related' },
+    { code: 'CH', tier: 'related' },
+    { code: 'BD', tier: 'related' },
+  ],
+  'Occupational Therapy': [
+    { code: 'AD', tier: 'direct' },
+    { code: 'AC', tier: 'related' },
+    { code: 'A9', tier: 'related' },
+  ],
+  // Medicare (HETS) reports the physical and speech therapy cap under AE and sends no AF row.
+  'Speech Therapy': [
+    { code: 'AF', tier: 'direct' },
+    { code: 'AC', tier: 'related' },
+    { code: 'A9', tier: 'related' },
+    { code: 'AE', tier: 'related' },
+  ],
+  Chiropractic: [
+    { code: '33', tier: 'direct' },
+    { code: '34', tier: 'related' },
+  ],
+};
+
+/** The code a 270 asks with first for each product (EQ01), to tell when a requested code was answered by a fallback. */
+export const PRIMARY_CODE: Record<ProductServiceType, string> = {
+  'Preventive Nutrition': '98',
+  'Medical Nutrition': '98',
+  'Outpatient Physical Therapy': 'PT',
+  'Mental Health': 'MH',
+  'Occupational Therapy': 'AD',
+  'Speech Therapy': 'AF',
+  Chiropractic: '33',
+};
+
+const CODE_NAMES: Record<string, string> = {
+  '1': 'Medical Care',
+  '30': 'Health Benefit Plan Coverage',
+  '33': 'Chiropractic',
+  '34': 'Chiropractic Office Visits',
+  '81': 'Routine Physical',
+  '98': 'Professional (Physician) Visit - Office',
+  A4: 'Psychiatric',
+  A6: 'Psychotherapy',
+  A8: 'Psychiatric - Outpatient',
+  A9: 'Rehabilitation',
+  AC: 'Rehabilitation - Outpatient',
+  AD: 'Occupational Therapy',
+  AE: 'Physical Medicine',
+  AF: 'Speech Therapy',
+  AN: 'Routine Exam',
+  BD: 'Cognitive Therapy',
+  BZ: 'Physician Visit - Office: Well',
+  CF: 'Mental Health Provider - Outpatient',
+  CH: 'Mental Health Facility - Outpatient',
+  MH: 'Mental Health',
+  PT: 'Physical Therapy',
+};
+
+export function codeName(code: string): string {
+  const name = CODE_NAMES[code];
+  return name ? `${code} ${name}` : code;
+}
+
+export type NutritionKind = 'Preventive Nutrition' | 'Medical Nutrition' | 'either';
+
+const NUTRITION_TEXT = /NUTRITION|DIETITIAN|DIETICIAN|\bDIET\b|DIETARY|\bMNT\b/;
+const MEDICAL_NUTRITION_TEXT = /MEDICAL NUTRITION|\bMNT\b|NUTRITION THERAPY|THERAPEUTIC/;
+const PREVENTIVE_NUTRITION_TEXT = /PREVENT|COUNSEL|WELLNESS/;
+/** Medical nutrition therapy procedure codes (CPT 97802–97804, HCPCS G0270/G0271), from general knowledge. */
+const MNT_PROCEDURE_CODES = new Set(['97802', '97803', '97804', 'G0270', 'G0271']);
+
+/**
+ * X12 has no service type code for nutrition, so payers (and the sandbox) name it in MSG text after a 98
+ * row. Text that names nutrition but neither kind (or both) is `either`.
+ */
+export function classifyNutrition(
+  messages: string[],
+  procedureCode: string | undefined,
+): { kind: NutritionKind; source: 'MSG text' | 'procedure code' } | undefined {
+  const text = messages.join(' ').toUpperCase();
+  if (NUTRITION_TEXT.test(text)) {
+    const medical = MEDICAL_NUTRITION_TEXT.test(text);
+    const preventive = PREVENTIVE_NUTRITION_TEXT.test(text);
+    const kind = medical === preventive ? 'either' : medical ? 'Medical Nutrition' : 'Preventive Nutrition';
+    return { kind, source: 'MSG text' };
+  }
+  const procedure = procedureCode?.trim().toUpperCase();
+  if (procedure && MNT_PROCEDURE_CODES.has(procedure))
+    return { kind: 'Medical Nutrition', source: 'procedure code' };
+  return undefined;
+}
+
+/** How one row matches one product. Lower `rank` is preferred; rows of equal rank are compared for conflicts. */
+export interface Match {
+  rank: number;
+  tier: MatchTier;
+  /** Human-readable reason, used as the entry's match criterion. */
+  criterion: string;
+  /** The matching EB03 code, or `30` for plan level. */
+  code: string;
+}
+
+const PLAN_RANK = 1000;
+const NUTRITION_PRODUCTS = new Set<ProductServiceType>(['Preventive Nutrition', 'Medical Nutrition']);
+
+export function isNutrition(product: ProductServiceType): boolean {
+  return NUTRITION_PRODUCTS.has(product);
+}
+
+/** The Match of each code rule and of plan level, built once: they depend only on the product and rule. */
+const RULE_MATCHES = new Map<ProductServiceType, readonly Match[]>(
+  PRODUCT_SERVICE_TYPES.map((product) => [
+    product,
+    SERVICE_TYPE_CODES[product].map((rule, i) => ({
+      rank: 10 + i,
+      tier: rule.tier,
+      code: rule.code,
+      criterion:
+        rule.tier === 'direct'
+          ? `service type matched directly (${rule.code})`
+          : rule.tier === 'related'
+            ? `matched through related service type ${codeName(rule.code)}`
+            : `matched through general service type ${codeName(rule.code)}, no nutrition text`,
+    })),
+  ]),
+);
+const PLAN_MATCH: Match = {
+  rank: PLAN_RANK,
+  tier: 'plan',
+  code: '30',
+  criterion: 'derived from plan-level benefits (30)',
+};
+
+/** Matches are shared between rows and calls: never mutate one. */
+export function matchRow(row: BenefitRow, product: ProductServiceType): Match | undefined {
+  if (row.nutrition !== undefined && isNutrition(product)) return nutritionMatch(row, product);
+  const rules = SERVICE_TYPE_CODES[product];
+  const codes = row.serviceTypeCodes;
+  for (let i = 0; i < rules.length; i++) {
+    if (codes.includes(rules[i]!.code)) return RULE_MATCHES.get(product)![i];
+  }
+  return row.planLevel ? PLAN_MATCH : undefined;
+}
+
+/** EB03 code → the products it feeds and the rule's position in each product's list (lower is preferred). */
+const RULES_BY_CODE = new Map<string, { product: number; rule: number }[]>();
+for (const [product, name] of PRODUCT_SERVICE_TYPES.entries()) {
+  for (const [rule, { code }] of SERVICE_TYPE_CODES[name].entries()) {
+    const list = RULES_BY_CODE.get(code) ?? [];
+    list.push({ product, rule });
+    RULES_BY_CODE.set(code, list);
+  }
+}
+
+/**
+ * matchRow for every product at once, indexed like PRODUCT_SERVICE_TYPES: one pass over the row's EB03
+ * codes instead of one search per product and rule. The same matches as matchRow, by construction: a
+ * product's match is its earliest rule whose code the row carries.
+ */
+export function matchProducts(row: BenefitRow): (Match | undefined)[] {
+  const best: number[] = PRODUCT_SERVICE_TYPES.map(() => -1);
+  for (const code of row.serviceTypeCodes) {
+    const rules = RULES_BY_CODE.get(code);
+    if (!rules) continue;
+    for (const { product, rule } of rules) {
+      if (best[product] === -1 || rule < best[product]!) best[product] = rule;
+    }
+  }
+  return PRODUCT_SERVICE_TYPES.map((product, p) => {
+    if (row.nutrition !== undefined && isNutrition(product)) return nutritionMatch(row, product);
+    const rule = best[p]!;
+    if (rule >= 0) return RULE_MATCHES.get(product)![rule];
+    return row.planLevel ? PLAN_MATCH : undefined;
+  });
+}
+
+function nutritionMatch(row: BenefitRow, product: ProductServiceType): Match | undefined {
+  const stc = row.serviceTypeCodes.join('^') || 'no EB03';
+  if (row.nutrition === product) {
+    return {
+      rank: 0,
+      tier: 'direct',
+      code: stc,
+      criterion: `nutrition benefit identified from ${row.nutritionSource} (${stc})`,
+    };
+  }
+  if (row.nutrition === 'either') {
+    return {
+      rank: 1,
+      tier: 'direct',
+      code: stc,
+      criterion: `nutrition benefit in ${row.nutritionSource} does not say preventive or medical (${stc})`,
+    };
+  }
+  return undefined; // the other nutrition product's row
+}
+
+/** Tier order for "is this field from a worse tier than the entry's match". */
+export const TIER_ORDER: Record<MatchTier, number> = { direct: 0, related: 1, general: 2, plan: 3 };
+
+export { PRODUCT_SERVICE_TYPES };

@@ -1,0 +1,96 @@
+/**
+ * Warning codes the interpreter can add to a check. Each is listed, with when it is raised, in
+ * docs/benefit-rules.md "Warning codes". Descriptions name service types, codes and amounts, never PHI.
+ */
+import type { Warning } from '../checks/schema.ts';
+import { hasCostSharing } from './confidence.ts';
+import type { BuiltEntry } from './entry.ts';
+
+export const BENEFIT_WARNING_CODES = [
+  'PLAN_INACTIVE',
+  'PLAN_STATUS_CONFLICT',
+  'NO_USABLE_BENEFITS',
+  'PLAN_LEVEL_ONLY',
+  'SERVICE_TYPE_FALLBACK',
+  'SERVICE_NOT_FOUND',
+  'CONFLICTING_VALUES',
+  'NO_COST_SHARING',
+  'OUT_OF_NETWORK_ONLY',
+] as const;
+export type BenefitWarningCode = (typeof BENEFIT_WARNING_CODES)[number];
+
+export function benefitWarning(code: BenefitWarningCode, description: string): Warning {
+  return { code, description };
+}
+
+export const PLAN_INACTIVE = benefitWarning(
+  'PLAN_INACTIVE',
+  'The payer reports the plan inactive (EB*6); no benefits are reported.',
+);
+
+export const PLAN_STATUS_CONFLICT = benefitWarning(
+  'PLAN_STATUS_CONFLICT',
+  'The 271 has both active (EB*1-5) and inactive (EB*6-8) plan-level rows; confidence is lowered.',
+);
+
+export const NO_USABLE_BENEFITS = benefitWarning(
+  'NO_USABLE_BENEFITS',
+  'The 271 has no benefit rows for any product service type or for the plan; coverage cannot be determined.',
+);
+
+/** Warnings that describe the entries as a whole. */
+export function entryWarnings(built: BuiltEntry[]): Warning[] {
+  const warnings: Warning[] = [];
+  const listed = built.filter((b) => b.entry.coverageStatus !== 'Not Found');
+  if (listed.length > 0 && listed.every((b) => b.tier === 'plan')) {
+    warnings.push(
+      benefitWarning(
+        'PLAN_LEVEL_ONLY',
+        'The payer returned plan-level (30) benefits only: every entry is derived from them.',
+      ),
+    );
+  } else {
+    const fallbacks = listed.filter((b) => b.tier !== 'direct');
+    if (fallbacks.length > 0) {
+      const list = fallbacks.map((b) => `${b.entry.serviceType}: ${b.matchedBy}`).join('; ');
+      warnings.push(
+        benefitWarning(
+          'SERVICE_TYPE_FALLBACK',
+          `Entries not matched by their own service type code: ${list}.`,
+        ),
+      );
+    }
+  }
+  const notFound = built.filter((b) => b.entry.coverageStatus === 'Not Found');
+  if (notFound.length > 0) {
+    const names = notFound.map((b) => b.entry.serviceType).join(', ');
+    warnings.push(benefitWarning('SERVICE_NOT_FOUND', `No benefit rows and no plan status for: ${names}.`));
+  }
+  // Plan-level conflicts repeat on every entry derived from them: one warning per distinct set of conflicts.
+  const conflictSets = new Map<string, string[]>();
+  for (const b of built) {
+    if (b.conflicts.length === 0) continue;
+    const key = b.conflicts.join('; ');
+    conflictSets.set(key, [...(conflictSets.get(key) ?? []), b.entry.serviceType]);
+  }
+  for (const [conflicts, serviceTypes] of conflictSets) {
+    warnings.push(benefitWarning('CONFLICTING_VALUES', `${serviceTypes.join(', ')}: ${conflicts}.`));
+  }
+  const active = built.filter((b) => b.entry.coverageStatus === 'Active Coverage');
+  if (active.length > 0 && active.every((b) => !hasCostSharing(b.entry))) {
+    warnings.push(
+      benefitWarning(
+        'NO_COST_SHARING',
+        'The payer returned no cost sharing (copay, coinsurance, deductible, out-of-pocket) for any service type.',
+      ),
+    );
+  }
+  const outOnly = active.filter((b) => b.entry.inNetwork === false);
+  if (outOnly.length > 0) {
+    const names = outOnly.map((b) => b.entry.serviceType).join(', ');
+    warnings.push(
+      benefitWarning('OUT_OF_NETWORK_ONLY', `Only out-of-network benefits were returned for: ${names}.`),
+    );
+  }
+  return warnings;
+}

@@ -1,0 +1,208 @@
+/**
+ * The submit request: one TypeBox schema (validator, TS type and OpenAPI), plus the semantic rules JSON
+ * Schema cannot say (NPI check digit, real dates, known service type codes). Problems are reported per
+ * field, all at once, and never echo the submitted values (they may be PHI).
+ */
+import Type, { type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { isKnownServiceTypeCode } from '../x12/codes.ts';
+
+const Date8 = (description: string) => Type.String({ pattern: '^[0-9]{8}$', description });
+/** Names: letters (any script), digits, space and . , ' & / ( ) # -. X12 delimiters are refused. */
+const NAME = /^[\p{L}\p{M}0-9 .,'&/()#-]+$/u;
+
+export const EligibilityCheckRequest = Type.Object(
+  {
+    tradingPartnerServiceId: Type.String({
+      minLength: 1,
+      maxLength: 50,
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+      description: 'Payer identifier from the payer directory; `SANDBOX` is the built-in sandbox payer.',
+    }),
+    provider: Type.Object(
+      {
+        organizationName: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+        firstName: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
+        lastName: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+        npi: Type.String({ pattern: '^[0-9]{10}$', description: '10 digits with a valid check digit.' }),
+        providerType: Type.Optional(Type.Union([Type.Literal('provider'), Type.Literal('facility')])),
+      },
+      {
+        additionalProperties: false,
+        description: 'Needs `npi` and either `organizationName` or `firstName` + `lastName`.',
+      },
+    ),
+    subscriber: Type.Object(
+      {
+        memberId: Type.String({ minLength: 1, maxLength: 80, pattern: '^[A-Za-z0-9-]+$' }),
+        firstName: Type.String({ minLength: 1, maxLength: 35 }),
+        lastName: Type.String({ minLength: 1, maxLength: 60 }),
+        middleName: Type.Optional(Type.String({ minLength: 1, maxLength: 25 })),
+        dateOfBirth: Date8('YYYYMMDD, a real date, not in the future.'),
+        gender: Type.Optional(Type.Union([Type.Literal('M'), Type.Literal('F'), Type.Literal('U')])),
+      },
+      { additionalProperties: false },
+    ),
+    encounter: Type.Optional(
+      Type.Object(
+        {
+          serviceTypeCodes: Type.Optional(
+            Type.Array(Type.String({ pattern: '^[A-Z0-9]{1,2}$' }), {
+              minItems: 1,
+              maxItems: 10,
+              description: 'X12 service type codes (EQ01), e.g. `30`, `98`, `PT`, `MH`. Default `30`.',
+            }),
+          ),
+          dateOfService: Type.Optional(Date8('YYYYMMDD, a real date.')),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'EligibilityCheckRequest' },
+);
+export type EligibilityCheckRequest = Static<typeof EligibilityCheckRequest>;
+
+const compiled = Compile(EligibilityCheckRequest);
+
+export interface FieldProblem {
+  field: string;
+  problem: string;
+}
+
+export function validateCheckRequest(body: unknown, today = new Date()): FieldProblem[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return [{ field: 'body', problem: 'must be a JSON object' }];
+  }
+  const problems: FieldProblem[] = [];
+  // Check() is the fast path; Errors() (slow: it explains every failure) runs only for invalid bodies.
+  const schemaErrors = compiled.Check(body) ? [] : compiled.Errors(body);
+  for (const e of schemaErrors) {
+    const params = e.params as { additionalProperties?: string[]; requiredProperties?: string[] };
+    const base = pointerToField(e.instancePath);
+    if (e.keyword === 'required' && params.requiredProperties) {
+      for (const p of params.requiredProperties)
+        problems.push({ field: join(base, p), problem: 'is required' });
+    } else if (e.keyword === 'additionalProperties' && params.additionalProperties) {
+      for (const p of params.additionalProperties)
+        problems.push({ field: join(base, p), problem: 'is not a known field' });
+    } else {
+      problems.push({ field: base || 'body', problem: describe(e.keyword, e.message) });
+    }
+  }
+  // Semantic rules run on every field that has the right shape, so one answer names every bad field.
+  // Each part is read loosely here: it may have failed the schema (wrong types are guarded below).
+  const req = body as Loose;
+  const p = isObject(req.provider) ? (req.provider as Loose) : undefined;
+  const sub = isObject(req.subscriber) ? (req.subscriber as Loose) : undefined;
+  if (typeof p?.npi === 'string' && /^[0-9]{10}$/.test(p.npi) && !isValidNpi(p.npi)) {
+    problems.push({ field: 'provider.npi', problem: 'has an invalid check digit' });
+  }
+  if (p && !p.organizationName && !(p.firstName && p.lastName)) {
+    problems.push({ field: 'provider', problem: 'needs organizationName, or firstName and lastName' });
+  }
+  for (const [field, value] of [
+    ['provider.organizationName', p?.organizationName],
+    ['provider.firstName', p?.firstName],
+    ['provider.lastName', p?.lastName],
+    ['subscriber.firstName', sub?.firstName],
+    ['subscriber.lastName', sub?.lastName],
+    ['subscriber.middleName', sub?.middleName],
+  ] as const) {
+    if (typeof value === 'string' && value && (!NAME.test(value) || !value.trim())) {
+      problems.push({ field, problem: "may contain only letters, digits, spaces and . , ' & / ( ) # -" });
+    }
+  }
+  if (typeof sub?.dateOfBirth === 'string' && /^[0-9]{8}$/.test(sub.dateOfBirth)) {
+    const dob = parseDate8(sub.dateOfBirth);
+    if (!dob) problems.push({ field: 'subscriber.dateOfBirth', problem: 'is not a real date (YYYYMMDD)' });
+    else if (dob > today) problems.push({ field: 'subscriber.dateOfBirth', problem: 'is in the future' });
+    else if (dob.getUTCFullYear() < 1900)
+      problems.push({ field: 'subscriber.dateOfBirth', problem: 'is before 1900' });
+  }
+  const enc = isObject(req.encounter) ? (req.encounter as Loose) : undefined;
+  const dos = enc?.dateOfService;
+  if (typeof dos === 'string' && /^[0-9]{8}$/.test(dos) && !parseDate8(dos)) {
+    problems.push({ field: 'encounter.dateOfService', problem: 'is not a real date (YYYYMMDD)' });
+  }
+  if (Array.isArray(enc?.serviceTypeCodes)) {
+    enc.serviceTypeCodes.forEach((code, i) => {
+      if (typeof code === 'string' && /^[A-Z0-9]{1,2}$/.test(code) && !isKnownServiceTypeCode(code)) {
+        problems.push({
+          field: `encounter.serviceTypeCodes[${i}]`,
+          problem: 'is not a known X12 service type code',
+        });
+      }
+    });
+  }
+  return dedupe(problems);
+}
+
+type Loose = Record<string, unknown>;
+
+function isObject(v: unknown): v is Loose {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function formatProblems(problems: FieldProblem[]): string {
+  return `Invalid request: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}.`;
+}
+
+/** NPI check digit: Luhn over the prefix 80840 + the first nine digits. */
+export function isValidNpi(npi: string): boolean {
+  if (!/^[0-9]{10}$/.test(npi)) return false;
+  const digits = `80840${npi.slice(0, 9)}`;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return (10 - (sum % 10)) % 10 === npi.charCodeAt(9) - 48;
+}
+
+export function parseDate8(text: string): Date | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(text);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d
+    ? date
+    : undefined;
+}
+
+function pointerToField(pointer: string): string {
+  return pointer
+    .split('/')
+    .filter(Boolean)
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join('');
+}
+
+function join(base: string, prop: string): string {
+  return base ? `${base}.${prop}` : prop;
+}
+
+function describe(keyword: string, message: string): string {
+  switch (keyword) {
+    case 'type':
+      return message.replace(/^must be/, 'must be a');
+    case 'pattern':
+      return 'has an invalid format';
+    default:
+      return message;
+  }
+}
+
+function dedupe(problems: FieldProblem[]): FieldProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = p.field;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

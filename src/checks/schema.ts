@@ -1,0 +1,322 @@
+/**
+ * The eligibility check resource of the API spec (../shared/spec/eligibility-api.md, section 2).
+ * One schema is the validator, the TypeScript type and the OpenAPI description: never hand-write a type
+ * that one of these defines.
+ */
+import Type, { type Static } from 'typebox';
+
+const Str = (description?: string) => Type.String(description ? { description } : {});
+const OptStr = (description?: string) => Type.Optional(Str(description));
+
+export const Address = Type.Object(
+  {
+    address1: OptStr(),
+    address2: OptStr(),
+    city: OptStr(),
+    state: OptStr('Two-letter state code.'),
+    postalCode: OptStr(),
+    countryCode: OptStr(),
+    countrySubDivisionCode: OptStr(),
+  },
+  { $id: 'Address' },
+);
+
+export const Provider = Type.Object(
+  {
+    organizationName: OptStr(),
+    firstName: OptStr(),
+    lastName: OptStr(),
+    npi: OptStr('10-digit national provider identifier.'),
+    address: Type.Optional(Address),
+    providerType: Type.Optional(Type.Union([Type.Literal('provider'), Type.Literal('facility')])),
+  },
+  { $id: 'Provider' },
+);
+
+export const Payer = Type.Object(
+  {
+    payerName: OptStr(),
+    payerId: OptStr(),
+    entityIdentifier: OptStr(),
+    entityType: OptStr(),
+  },
+  { $id: 'Payer' },
+);
+
+export const EligibilityCheckError = Type.Object(
+  {
+    code: Str('An AAA03 reject reason (e.g. 72) or a service code (SH01, SH02).'),
+    description: Str(),
+    field: OptStr('`AAA` for payer rejections; `SERVICE` for errors raised by this service.'),
+    followupAction: OptStr(),
+    location: OptStr('The X12 loop the error was found in, e.g. `Loop 2100C`.'),
+    possibleResolutions: OptStr(),
+  },
+  { $id: 'EligibilityCheckError' },
+);
+
+export const ResponseSubscriber = Type.Object(
+  {
+    memberId: OptStr(),
+    firstName: OptStr(),
+    lastName: OptStr(),
+    middleName: OptStr(),
+    dateOfBirth: OptStr('YYYYMMDD'),
+    gender: Type.Optional(Type.Union([Type.Literal('M'), Type.Literal('F'), Type.Literal('U')])),
+    groupNumber: OptStr(),
+    entityIdentifier: OptStr(),
+    entityType: OptStr(),
+    address: Type.Optional(Address),
+  },
+  { $id: 'ResponseSubscriber' },
+);
+
+export const ResponseDependent = Type.Object(
+  {
+    firstName: OptStr(),
+    lastName: OptStr(),
+    middleName: OptStr(),
+    dateOfBirth: OptStr('YYYYMMDD'),
+    gender: OptStr(),
+    entityIdentifier: OptStr(),
+    entityType: OptStr(),
+    address: Type.Optional(Address),
+    aaaErrors: Type.Optional(Type.Array(EligibilityCheckError)),
+  },
+  { $id: 'ResponseDependent' },
+);
+
+export const PlanInformation = Type.Object(
+  { planName: OptStr(), insuranceType: OptStr(), insuranceTypeCode: OptStr(), groupNumber: OptStr() },
+  { $id: 'PlanInformation' },
+);
+
+export const PlanDateInformation = Type.Object(
+  {
+    eligibility: OptStr('YYYYMMDD or YYYYMMDD-YYYYMMDD'),
+    plan: OptStr('YYYYMMDD or YYYYMMDD-YYYYMMDD'),
+    service: OptStr(),
+    status: OptStr(),
+  },
+  { $id: 'PlanDateInformation' },
+);
+
+export const ProviderNetwork = Type.Object(
+  {
+    status: Type.Optional(Type.Union([Type.Literal('In Network'), Type.Literal('Out of Network')])),
+    tier: OptStr(),
+    specialty: OptStr(),
+  },
+  { $id: 'ProviderNetwork' },
+);
+
+export const PRODUCT_SERVICE_TYPES = [
+  'Preventive Nutrition',
+  'Medical Nutrition',
+  'Outpatient Physical Therapy',
+  'Mental Health',
+  'Occupational Therapy',
+  'Speech Therapy',
+  'Chiropractic',
+] as const;
+export type ProductServiceType = (typeof PRODUCT_SERVICE_TYPES)[number];
+
+const NullableNumber = (description?: string) =>
+  Type.Optional(Type.Union([Type.Number(), Type.Null()], description ? { description } : {}));
+const NullableBoolean = (description?: string) =>
+  Type.Optional(Type.Union([Type.Boolean(), Type.Null()], description ? { description } : {}));
+
+export const BenefitConfidence = Type.Object(
+  {
+    score: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]),
+    criteria: Type.Array(Type.String(), { description: 'Human-readable reasons for the score.' }),
+  },
+  { $id: 'BenefitConfidence' },
+);
+
+export const BenefitEntry = Type.Object(
+  {
+    serviceType: Type.Enum(PRODUCT_SERVICE_TYPES),
+    coverageStatus: Type.Optional(
+      Type.Union([Type.Literal('Active Coverage'), Type.Literal('Not Covered'), Type.Literal('Not Found')]),
+    ),
+    inNetwork: NullableBoolean(),
+    copay: NullableNumber('Dollars.'),
+    coinsurance: NullableNumber('Fraction from 0 to 1.'),
+    deductible: NullableNumber(),
+    deductibleRemaining: NullableNumber(),
+    familyDeductible: NullableNumber(),
+    familyDeductibleRemaining: NullableNumber(),
+    deductibleApplies: NullableBoolean(),
+    outOfPocketMax: NullableNumber(),
+    outOfPocketRemaining: NullableNumber(),
+    familyOutOfPocketMax: NullableNumber(),
+    familyOutOfPocketRemaining: NullableNumber(),
+    visitLimit: NullableNumber(),
+    visitsUsed: NullableNumber(),
+    authorizationRequired: NullableBoolean(),
+    confidence: Type.Optional(BenefitConfidence),
+  },
+  { $id: 'BenefitEntry' },
+);
+
+export const AdditionalInformation = Type.Object({ code: OptStr(), description: OptStr() });
+
+export const BenefitsServiceDelivery = Type.Object({
+  quantityQualifierCode: OptStr(),
+  quantityQualifier: OptStr(),
+  quantity: OptStr(),
+  unitForMeasurementCode: OptStr(),
+  unitForMeasurement: OptStr(),
+  sampleSelectionModulus: OptStr(),
+  timePeriodQualifierCode: OptStr(),
+  timePeriodQualifier: OptStr(),
+  numOfPeriods: OptStr(),
+  deliveryFrequencyCode: OptStr(),
+  deliveryFrequency: OptStr(),
+  deliveryPatternTimeCode: OptStr(),
+  deliveryPatternTime: OptStr(),
+});
+
+export const BenefitsRelatedEntity = Type.Object({
+  entityIdentifierCode: OptStr(),
+  entityIdentifier: OptStr(),
+  entityType: OptStr(),
+  entityName: OptStr(),
+  entityFirstname: OptStr(),
+  entityMiddlename: OptStr(),
+  entityIdentificationCode: OptStr(),
+  entityIdentification: OptStr(),
+  entityIdentificationValue: OptStr(),
+  address: Type.Optional(Address),
+  contactInformation: Type.Optional(
+    Type.Array(Type.Object({ communicationMode: OptStr(), communicationNumber: OptStr(), name: OptStr() })),
+  ),
+});
+
+export const BenefitsInformation = Type.Object(
+  {
+    code: OptStr('EB01'),
+    name: OptStr(),
+    coverageLevelCode: OptStr('EB02'),
+    coverageLevel: OptStr(),
+    serviceTypeCodes: Type.Optional(Type.Array(Type.String(), { description: 'EB03 repetitions' })),
+    serviceTypes: Type.Optional(Type.Array(Type.String())),
+    insuranceTypeCode: OptStr('EB04'),
+    insuranceType: OptStr(),
+    planCoverage: OptStr('EB05'),
+    timeQualifierCode: OptStr('EB06'),
+    timeQualifier: OptStr(),
+    benefitAmount: OptStr('EB07, dollars as sent'),
+    benefitPercent: OptStr('EB08, a fraction as sent (e.g. 0.2)'),
+    quantityQualifierCode: OptStr('EB09'),
+    quantityQualifier: OptStr(),
+    benefitQuantity: OptStr('EB10'),
+    authOrCertIndicator: OptStr('EB11: Y, N or U'),
+    inPlanNetworkIndicatorCode: OptStr('EB12'),
+    inPlanNetworkIndicator: OptStr(),
+    compositeMedicalProcedureIdentifier: Type.Optional(
+      Type.Object({
+        productOrServiceIdQualifierCode: OptStr(),
+        productOrServiceIdQualifier: OptStr(),
+        procedureCode: OptStr(),
+        procedureModifiers: Type.Optional(Type.Array(Type.String())),
+      }),
+    ),
+    additionalInformation: Type.Optional(Type.Array(AdditionalInformation, { description: 'MSG text' })),
+    benefitsDateInformation: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: 'DTP dates by qualifier name' }),
+    ),
+    benefitsServiceDelivery: Type.Optional(Type.Array(BenefitsServiceDelivery, { description: 'HSD' })),
+    benefitsRelatedEntities: Type.Optional(Type.Array(BenefitsRelatedEntity, { description: 'LS/LE 2120' })),
+    benefitsAdditionalInformation: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: 'REF identifiers by qualifier name' }),
+    ),
+  },
+  { $id: 'BenefitsInformation' },
+);
+
+export const Warning = Type.Object(
+  { code: Str('One of the codes listed in docs/warnings.md.'), description: Str() },
+  { $id: 'Warning' },
+);
+
+export const EligibilityMeta = Type.Object(
+  {
+    applicationMode: OptStr('`sandbox` or `production`'),
+    billerId: OptStr(),
+    outboundTraceId: OptStr(),
+    senderId: OptStr(),
+    submitterId: OptStr(),
+    traceId: OptStr(),
+  },
+  { $id: 'EligibilityMeta' },
+);
+
+export const SubscriberTraceNumber = Type.Object(
+  {
+    traceTypeCode: OptStr(),
+    traceType: OptStr(),
+    referenceIdentification: OptStr(),
+    originatingCompanyIdentifier: OptStr(),
+    originatingTransactionTraceNumber: OptStr(),
+    payerTraceNumber: OptStr(),
+  },
+  { $id: 'SubscriberTraceNumber' },
+);
+
+export const CheckStatus = Type.Union(
+  [Type.Literal('IN_PROGRESS'), Type.Literal('COMPLETED'), Type.Literal('FAILED')],
+  { $id: 'CheckStatus' },
+);
+export type CheckStatus = Static<typeof CheckStatus>;
+
+export const CheckConfidence = Type.Object({
+  score: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]),
+  criteria: Type.Record(Type.String(), Type.Boolean()),
+});
+
+export const EligibilityCheckResponse = Type.Object(
+  {
+    id: Str(),
+    status: CheckStatus,
+    provider: Type.Optional(Provider),
+    payer: Type.Optional(Payer),
+    subscriber: Type.Optional(ResponseSubscriber),
+    dependents: Type.Optional(Type.Array(ResponseDependent)),
+    tradingPartnerServiceId: OptStr(),
+    planInformation: Type.Optional(PlanInformation),
+    planDateInformation: Type.Optional(PlanDateInformation),
+    planActive: Type.Optional(Type.Boolean()),
+    planCoverage: OptStr(),
+    providerNetwork: Type.Optional(ProviderNetwork),
+    benefits: Type.Optional(Type.Array(BenefitEntry)),
+    additionalNotes: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    errors: Type.Optional(Type.Array(EligibilityCheckError)),
+    warnings: Type.Optional(Type.Array(Warning)),
+    benefitsInformation: Type.Optional(Type.Array(BenefitsInformation)),
+    confidence: Type.Optional(CheckConfidence),
+    meta: Type.Optional(EligibilityMeta),
+    subscriberTraceNumbers: Type.Optional(Type.Array(SubscriberTraceNumber)),
+    x12: OptStr('Raw X12 271 text.'),
+  },
+  { $id: 'EligibilityCheckResponse' },
+);
+
+export type Address = Static<typeof Address>;
+export type Provider = Static<typeof Provider>;
+export type Payer = Static<typeof Payer>;
+export type EligibilityCheckError = Static<typeof EligibilityCheckError>;
+export type ResponseSubscriber = Static<typeof ResponseSubscriber>;
+export type ResponseDependent = Static<typeof ResponseDependent>;
+export type PlanInformation = Static<typeof PlanInformation>;
+export type PlanDateInformation = Static<typeof PlanDateInformation>;
+export type ProviderNetwork = Static<typeof ProviderNetwork>;
+export type BenefitEntry = Static<typeof BenefitEntry>;
+export type BenefitConfidence = Static<typeof BenefitConfidence>;
+export type BenefitsInformation = Static<typeof BenefitsInformation>;
+export type Warning = Static<typeof Warning>;
+export type EligibilityMeta = Static<typeof EligibilityMeta>;
+export type SubscriberTraceNumber = Static<typeof SubscriberTraceNumber>;
+export type CheckConfidence = Static<typeof CheckConfidence>;
+export type EligibilityCheckResponse = Static<typeof EligibilityCheckResponse>;

@@ -1,0 +1,89 @@
+/**
+ * `elig x12 parse FILE [--raw]`: prints a 271 file as the API's result JSON (payer, provider, subscriber,
+ * dependents, plan, benefitsInformation, errors, warnings; plus `benefits` and `confidence` from the
+ * benefit interpreter when it is present), or with --raw the loop tree of every 271 in the file.
+ * Exit 0 when the file was read; 1 when it is not readable X12 or is incomplete, with the typed issues on
+ * stderr (codes and segment positions only, never element values).
+ */
+import { readFile } from 'node:fs/promises';
+import { interpretBenefits } from '../../benefits/interpret.ts';
+import { type Eligibility271, X12Error, type X12Issue } from '../../x12/contract.ts';
+import { parse271, parse271Tree } from '../../x12/parse271.ts';
+
+interface Output {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+const USAGE = 'Usage: elig x12 parse FILE [--raw]\n';
+
+export async function x12Command(args: string[], out: Output): Promise<number> {
+  const raw = args.includes('--raw');
+  const [sub, file, ...extra] = args.filter((a) => a !== '--raw');
+  if (sub !== 'parse' || !file || extra.length) {
+    out.stderr.write(USAGE);
+    return 1;
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    out.stderr.write(`elig: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}\n`);
+    return 1;
+  }
+  try {
+    if (raw) {
+      const tree = parse271Tree(text);
+      out.stdout.write(`${JSON.stringify(tree, null, 2)}\n`);
+      return reportIssues(tree.issues, out);
+    }
+    const outcome = parse271(text);
+    if (outcome.kind === 'rejected') {
+      out.stdout.write(
+        `${JSON.stringify({ rejected: outcome.rejection, issues: outcome.issues }, null, 2)}\n`,
+      );
+      return 0;
+    }
+    out.stdout.write(`${JSON.stringify(await resultBody(outcome.result), null, 2)}\n`);
+    return reportIssues(outcome.result.issues, out);
+  } catch (err) {
+    if (!(err instanceof X12Error)) throw err;
+    out.stderr.write(`elig: ${err.message}\n${err.issues.map(issueLine).join('')}`);
+    return 1;
+  }
+}
+
+/** The spec's result fields in the spec's order, with the interpreted `benefits` and `confidence`. */
+async function resultBody(r: Eligibility271): Promise<Record<string, unknown>> {
+  const interpretation = interpretBenefits({
+    benefitsInformation: r.benefitsInformation,
+    planActive: r.planActive,
+    requestedServiceTypeCodes: [],
+  });
+  return {
+    payer: r.payer,
+    provider: r.provider,
+    subscriber: r.subscriber,
+    dependents: r.dependents,
+    planInformation: r.planInformation,
+    planDateInformation: r.planDateInformation,
+    planActive: r.planActive,
+    planCoverage: r.planCoverage,
+    providerNetwork: r.providerNetwork,
+    benefits: interpretation.benefits,
+    errors: r.errors,
+    warnings: [...r.warnings, ...interpretation.warnings],
+    benefitsInformation: r.benefitsInformation,
+    confidence: interpretation.confidence,
+    subscriberTraceNumbers: r.subscriberTraceNumbers,
+  };
+}
+
+const issueLine = (i: X12Issue) =>
+  `  ${i.severity} ${i.code}${i.position ? ` at segment ${i.position}` : ''}${i.segmentId ? ` (${i.segmentId})` : ''}: ${i.message}\n`;
+
+/** Issues go to stderr; error-severity ones (an incomplete file) make the exit code 1. */
+function reportIssues(issues: X12Issue[], out: Output): number {
+  if (issues.length) out.stderr.write(issues.map(issueLine).join(''));
+  return issues.some((i) => i.severity === 'error') ? 1 : 0;
+}

@@ -1,0 +1,140 @@
+/**
+ * Prometheus metrics (one registry per service instance). Labels carry payer ids from the directory,
+ * outcomes and routes only: never PHI, and never a client-chosen string (unknown payers count as "unknown").
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from './store/db.ts';
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly submittedTotal: Counter<'payer'>;
+  private readonly finishedTotal: Counter<'payer' | 'status'>;
+  private readonly checkDuration: Histogram<'payer'>;
+  private readonly payerCall: Histogram<'payer' | 'result'>;
+  private readonly webhookAttempts: Counter<'outcome'>;
+  private readonly webhookLatency: Histogram;
+  private readonly rateLimited: Counter<'operation'>;
+  private readonly breakerState: Gauge<'payer'>;
+  private readonly deferredTotal: Counter<'payer' | 'reason'>;
+
+  constructor(
+    db: Db,
+    private readonly knownPayers: (id: string) => boolean,
+  ) {
+    const r = this.registry;
+    this.submittedTotal = new Counter({
+      name: 'elig_checks_submitted_total',
+      help: 'Checks accepted',
+      labelNames: ['payer'],
+      registers: [r],
+    });
+    this.finishedTotal = new Counter({
+      name: 'elig_checks_finished_total',
+      help: 'Checks finished',
+      labelNames: ['payer', 'status'],
+      registers: [r],
+    });
+    this.checkDuration = new Histogram({
+      name: 'elig_check_duration_seconds',
+      help: 'From the last claim to the final status',
+      labelNames: ['payer'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120],
+      registers: [r],
+    });
+    this.payerCall = new Histogram({
+      name: 'elig_payer_call_duration_seconds',
+      help: 'Payer connector calls',
+      labelNames: ['payer', 'result'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      registers: [r],
+    });
+    this.webhookAttempts = new Counter({
+      name: 'elig_webhook_attempts_total',
+      help: 'Webhook delivery attempts',
+      labelNames: ['outcome'],
+      registers: [r],
+    });
+    this.webhookLatency = new Histogram({
+      name: 'elig_webhook_delivery_latency_seconds',
+      help: 'From event creation to successful delivery',
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600],
+      registers: [r],
+    });
+    this.rateLimited = new Counter({
+      name: 'elig_rate_limited_total',
+      help: 'Requests refused with 429',
+      labelNames: ['operation'],
+      registers: [r],
+    });
+    this.breakerState = new Gauge({
+      name: 'elig_payer_circuit_state',
+      help: 'Circuit breaker per payer in this process: 0 closed, 1 half-open, 2 open',
+      labelNames: ['payer'],
+      registers: [r],
+    });
+    this.deferredTotal = new Counter({
+      name: 'elig_checks_deferred_total',
+      help: 'Checks put back to wait without spending an attempt (circuit open, payer slots busy)',
+      labelNames: ['payer', 'reason'],
+      registers: [r],
+    });
+    new Gauge({
+      name: 'elig_queue_depth',
+      help: 'Checks IN_PROGRESS',
+      registers: [r],
+      async collect() {
+        const { rows } = await db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM checks WHERE status = 'IN_PROGRESS'",
+        );
+        this.set(rows[0]?.n ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'elig_queue_oldest_age_seconds',
+      help: 'Age of the oldest IN_PROGRESS check',
+      registers: [r],
+      async collect() {
+        const { rows } = await db.query<{ s: number | null }>(
+          "SELECT extract(epoch FROM now() - min(created_at))::float8 AS s FROM checks WHERE status = 'IN_PROGRESS'",
+        );
+        this.set(rows[0]?.s ?? 0);
+      },
+    });
+  }
+
+  private payer(id: string): string {
+    return this.knownPayers(id) ? id : 'unknown';
+  }
+
+  submitted(tradingPartnerServiceId: string): void {
+    this.submittedTotal.inc({ payer: this.payer(tradingPartnerServiceId) });
+  }
+
+  finished(e: { tradingPartnerServiceId: string; status: string; durationMs: number }): void {
+    const payer = this.payer(e.tradingPartnerServiceId);
+    this.finishedTotal.inc({ payer, status: e.status });
+    this.checkDuration.observe({ payer }, e.durationMs / 1000);
+  }
+
+  payerCalled(tradingPartnerServiceId: string, result: string, durationMs: number): void {
+    this.payerCall.observe({ payer: this.payer(tradingPartnerServiceId), result }, durationMs / 1000);
+  }
+
+  webhookAttempt(e: { outcome: string; latencyMs: number; deliveryLatencyMs?: number }): void {
+    this.webhookAttempts.inc({ outcome: e.outcome });
+    if (e.deliveryLatencyMs !== undefined) this.webhookLatency.observe(e.deliveryLatencyMs / 1000);
+  }
+
+  circuitState(tradingPartnerServiceId: string, state: 'closed' | 'half-open' | 'open'): void {
+    const value = state === 'closed' ? 0 : state === 'half-open' ? 1 : 2;
+    this.breakerState.set({ payer: this.payer(tradingPartnerServiceId) }, value);
+  }
+
+  deferred(tradingPartnerServiceId: string, reason: string): void {
+    this.deferredTotal.inc({ payer: this.payer(tradingPartnerServiceId), reason });
+  }
+
+  throttled(operation: string): void {
+    this.rateLimited.inc({ operation });
+  }
+}

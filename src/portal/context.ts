@@ -1,0 +1,95 @@
+/**
+ * What every portal route shares: its dependencies, the signed-in session on the request, and small helpers
+ * to answer with a page or a redirect and to read form fields.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiKeyAuthenticator } from '../api/auth.ts';
+import type { Db } from '../store/db.ts';
+import type { PortalSession } from '../tenancy/sessions.ts';
+import type { SecretBox } from '../webhooks/secrets.ts';
+import type { SafeHtml } from './html.ts';
+import { messagePage } from './layout.ts';
+
+export interface PortalDeps {
+  db: Db;
+  /** HMAC key of session cookies, one-time links and form tokens. */
+  tokenKey: Buffer;
+  /** Pepper of API key hashes (`ServiceKeys.apiKeyPepper`): needed to create keys. */
+  apiKeyPepper: Buffer;
+  /** Seals webhook signing secrets at rest. */
+  box: SecretBox;
+  /** The API's key authenticator: invalidated after a revoke so the key stops working at once. */
+  auth: ApiKeyAuthenticator;
+  allowPrivateWebhooks: boolean;
+  /** Adds `Secure` to cookies (and the `__Host-` prefix); on whenever the portal is served over HTTPS. */
+  secureCookies: boolean;
+}
+
+/** Who may open a route: anyone, any signed-in user, or an organization owner. */
+export type Access = 'anonymous' | 'user' | 'owner';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    portalSession?: PortalSession;
+    /** The anonymous form token (sign-in forms, before there is a session). */
+    portalFormToken?: string;
+  }
+}
+
+export function session(request: FastifyRequest): PortalSession {
+  const s = request.portalSession;
+  if (!s) throw new Error('route requires a session');
+  return s;
+}
+
+export function sendPage(reply: FastifyReply, page: SafeHtml, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(page.value);
+}
+
+/** 303 so the browser follows with a GET (POST/redirect/GET). Only paths under /portal are ever used. */
+export function seeOther(reply: FastifyReply, path: string): FastifyReply {
+  return reply.code(303).header('location', path).send();
+}
+
+type Form = Record<string, unknown>;
+
+export function formBody(request: FastifyRequest): Form {
+  const b = request.body;
+  return b && typeof b === 'object' && !Array.isArray(b) ? (b as Form) : {};
+}
+
+/** The first value of a field as a string ('' when absent). */
+export function formValue(form: Form, name: string): string {
+  const v = form[name];
+  const first = Array.isArray(v) ? v[0] : v;
+  return typeof first === 'string' ? first : '';
+}
+
+/** Every value of a repeated field (checkboxes). */
+export function formValues(form: Form, name: string): string[] {
+  const v = form[name];
+  return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
+}
+
+export function queryValue(request: FastifyRequest, name: string): string {
+  const q = request.query as Record<string, unknown> | undefined;
+  const v = q?.[name];
+  return typeof v === 'string' ? v : '';
+}
+
+/** The 404 page: also what another organization's check, key or delivery looks like. */
+export function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendPage(
+    reply,
+    messagePage({
+      title: 'Page not found',
+      message: 'There is nothing at this address, or it belongs to another organization.',
+      session: request.portalSession,
+      action: { href: '/portal/checks', label: 'Go to checks' },
+    }),
+    404,
+  );
+}

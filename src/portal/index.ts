@@ -1,0 +1,199 @@
+/**
+ * The provider portal: server-rendered pages under /portal, in their own encapsulated Fastify scope so the
+ * form parser, cookies, security headers and HTML error pages never touch the JSON API.
+ *
+ * Every request: security headers → session from the cookie → (after the body is parsed) access rule of
+ * the route → CSRF token of every POST. Routes declare their access in `config.access` (default: signed in).
+ */
+import { readFileSync } from 'node:fs';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findSession, purgeExpiredSessions } from '../tenancy/sessions.ts';
+import {
+  type Access,
+  formBody,
+  formValue,
+  notFound,
+  type PortalDeps,
+  seeOther,
+  sendPage,
+} from './context.ts';
+import { cookieNames, formTokenValid, tokensEqual } from './csrf.ts';
+import { html } from './html.ts';
+import { messagePage } from './layout.ts';
+import { registerApiKeyRoutes } from './routes/api-keys.ts';
+import { registerCheckRoutes } from './routes/checks.ts';
+import { registerRunCheckRoutes } from './routes/run-check.ts';
+import { registerSignInRoutes } from './routes/sign-in.ts';
+import { registerTeamRoutes } from './routes/team.ts';
+import { registerWebhookRoutes } from './routes/webhooks.ts';
+
+export {
+  createPortalUser,
+  issuePasswordResetLink,
+  PortalUserError,
+} from '../tenancy/users.ts';
+
+import { projectPath } from '../paths.ts';
+
+export type { PortalDeps } from './context.ts';
+
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; " +
+  "base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+
+const SECURITY_HEADERS = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  // Pages carry PHI and one-time secrets: never keep them in a shared or back/forward cache.
+  'cache-control': 'no-store',
+};
+
+const ASSETS: Record<string, { type: string; body: Buffer }> = {
+  'portal.css': {
+    type: 'text/css; charset=utf-8',
+    body: readFileSync(projectPath('src', 'portal', 'assets', 'portal.css')),
+  },
+  'favicon.svg': {
+    type: 'image/svg+xml',
+    body: readFileSync(projectPath('src', 'portal', 'assets', 'favicon.svg')),
+  },
+  'portal.js': {
+    type: 'text/javascript; charset=utf-8',
+    body: readFileSync(projectPath('src', 'portal', 'assets', 'portal.js')),
+  },
+};
+
+export async function registerPortal(app: FastifyInstance, deps: PortalDeps): Promise<void> {
+  await app.register(
+    async (portal) => {
+      await portal.register(fastifyCookie);
+      await portal.register(fastifyFormbody);
+      const names = cookieNames(deps.secureCookies);
+      // Expired sessions are useless but linger until purged; once an hour is plenty.
+      const purge = setInterval(() => void purgeExpiredSessions(deps.db).catch(() => {}), 3600_000).unref();
+      portal.addHook('onClose', async () => clearInterval(purge));
+
+      portal.addHook('onRequest', async (request, reply) => {
+        reply.headers(SECURITY_HEADERS);
+        const value = request.cookies[names.session];
+        if (value) request.portalSession = await findSession(deps.db, deps.tokenKey, value);
+      });
+      portal.addHook('preHandler', async (request, reply) => {
+        await guard(request, reply, deps);
+        if (reply.sent) return reply;
+      });
+
+      portal.get('/assets/:name', { config: { access: 'anonymous' } }, async (request, reply) => {
+        const asset = ASSETS[(request.params as { name: string }).name];
+        if (!asset) return notFound(request, reply);
+        return reply.header('cache-control', 'public, max-age=3600').type(asset.type).send(asset.body);
+      });
+      portal.get('/', async (_request, reply) => seeOther(reply, '/portal/checks'));
+
+      registerSignInRoutes(portal, deps);
+      registerCheckRoutes(portal, deps);
+      registerRunCheckRoutes(portal, deps);
+      registerApiKeyRoutes(portal, deps);
+      registerWebhookRoutes(portal, deps);
+      registerTeamRoutes(portal, deps);
+
+      portal.setNotFoundHandler((request, reply) => notFound(request, reply));
+      portal.setErrorHandler((err: FastifyError, request, reply) => {
+        const status = err.statusCode ?? 500;
+        if (status >= 400 && status < 500) {
+          const tooLarge = status === 413;
+          return sendPage(
+            reply,
+            messagePage({
+              title: tooLarge ? 'Form too large' : 'Request not understood',
+              message: tooLarge
+                ? 'The form you sent is larger than the portal accepts.'
+                : 'The portal could not read that request. Go back and try again.',
+              session: request.portalSession,
+            }),
+            tooLarge ? 413 : 400,
+          );
+        }
+        request.log.error({ err }, 'portal error');
+        return sendPage(
+          reply,
+          messagePage({
+            title: 'Something went wrong',
+            message: `The portal hit an unexpected error (reference ${request.id}). Try again in a moment.`,
+            session: request.portalSession,
+          }),
+          500,
+        );
+      });
+    },
+    { prefix: '/portal' },
+  );
+}
+
+/** Applies the route's access rule and checks the CSRF token of every POST. */
+async function guard(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps): Promise<void> {
+  const access: Access = request.routeOptions.config?.access ?? 'user';
+  const session = request.portalSession;
+  if (access !== 'anonymous' && !session) {
+    const path = request.url.split('?')[0] ?? '/portal';
+    const next = request.method === 'GET' && path !== '/portal' ? `?next=${encodeURIComponent(path)}` : '';
+    seeOther(reply, `/portal/login${next}`);
+    return;
+  }
+  if (access === 'owner' && session?.user.role !== 'owner') {
+    sendPage(
+      reply,
+      messagePage({
+        title: 'Owners only',
+        message: 'Only an owner of your organization can change these settings. Ask an owner for help.',
+        session,
+      }),
+      403,
+    );
+    return;
+  }
+  if (request.method !== 'POST') return;
+  const presented = formValue(formBody(request), '_csrf');
+  const valid =
+    access === 'anonymous'
+      ? formTokenValid(request, deps.tokenKey, deps.secureCookies, presented)
+      : Boolean(session && presented && tokensEqual(session.csrfToken, presented));
+  if (!valid || !sameOrigin(request)) {
+    request.log.warn(
+      { route: request.routeOptions.url },
+      'portal form rejected: missing or wrong CSRF token',
+    );
+    sendPage(
+      reply,
+      messagePage({
+        title: 'Form expired',
+        message: html`This form was not sent from the current page of the portal, or it has expired. Go back, reload the page and try again.`,
+        session,
+        action: { href: '/portal', label: 'Back to the portal' },
+      }),
+      403,
+    );
+  }
+}
+
+/**
+ * A second line behind the token: browsers mark cross-site requests (Sec-Fetch-Site) and name the origin of
+ * a POST. With `Referrer-Policy: no-referrer` Chromium sends `Origin: null` for our own forms, so "null"
+ * proves nothing either way and only a named foreign origin is refused.
+ */
+function sameOrigin(request: FastifyRequest): boolean {
+  if (request.headers['sec-fetch-site'] === 'cross-site') return false;
+  const origin = request.headers.origin;
+  if (!origin || origin === 'null') return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}

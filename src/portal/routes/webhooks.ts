@@ -1,0 +1,175 @@
+/**
+ * Settings > Webhooks: save or remove the URL (refusals explained), generate / type in / reveal / roll /
+ * remove the signing secret, send a test event and wait briefly for its answer, read and resend deliveries.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { UUID_PATTERN } from '../../ids.ts';
+import {
+  listWebhookAttempts,
+  listWebhookEvents,
+  queueTestEvent,
+  resendWebhookEvent,
+  type WebhookAttempt,
+} from '../../webhooks/deliveries.ts';
+import {
+  getWebhookSettings,
+  rollWebhookSecret,
+  setWebhookSecret,
+  setWebhookUrl,
+} from '../../webhooks/settings.ts';
+import {
+  formBody,
+  formValue,
+  notFound,
+  type PortalDeps,
+  queryValue,
+  seeOther,
+  sendPage,
+  session,
+} from '../context.ts';
+import { noticeFor } from '../notices.ts';
+import {
+  type EventDetail,
+  eventPage,
+  WEBHOOKS,
+  type WebhookPageState,
+  webhooksPage,
+} from '../views/webhooks.ts';
+
+const owner = { config: { access: 'owner' as const } };
+/** How long the test button waits for the dispatcher's first attempt before showing a page that reloads. */
+const TEST_WAIT_MS = 5000;
+
+export function registerWebhookRoutes(portal: FastifyInstance, deps: PortalDeps): void {
+  const show = async (request: FastifyRequest, reply: FastifyReply, st: WebhookPageState, status = 200) => {
+    const s = session(request);
+    const org = s.user.organizationId;
+    const settings = await getWebhookSettings(deps.db, deps.box, org);
+    if (!settings) return notFound(request, reply);
+    const before = st.before && UUID_PATTERN.test(st.before) ? st.before : undefined;
+    const page = await listWebhookEvents(deps.db, org, { limit: 26, before });
+    const next = page.length > 25 ? page[24]!.id : undefined;
+    return sendPage(reply, webhooksPage(s, settings, page.slice(0, 25), next, { ...st, before }), status);
+  };
+
+  portal.get('/settings/webhooks', owner, (request, reply) =>
+    show(request, reply, {
+      notice: noticeFor(queryValue(request, 'notice')),
+      before: queryValue(request, 'before'),
+    }),
+  );
+
+  portal.post('/settings/webhooks/url', owner, async (request, reply) => {
+    const s = session(request);
+    const url = formValue(formBody(request), 'url').trim();
+    const result = await setWebhookUrl(deps.db, s.user.organizationId, url || null, {
+      allowPrivate: deps.allowPrivateWebhooks,
+    });
+    if (!result.ok) return show(request, reply, { urlInput: url, urlError: result.reason }, 400);
+    request.log.info({ userId: s.user.id }, 'webhook URL changed in the portal');
+    return seeOther(reply, `${WEBHOOKS}?notice=${url ? 'url-saved' : 'url-cleared'}`);
+  });
+
+  portal.post('/settings/webhooks/secret', owner, async (request, reply) => {
+    const s = session(request);
+    const form = formBody(request);
+    const action = formValue(form, 'action');
+    const org = s.user.organizationId;
+    if (action === 'remove') {
+      await setWebhookSecret(deps.db, deps.box, org, null);
+      return seeOther(reply, `${WEBHOOKS}?notice=secret-removed`);
+    }
+    const input = action === 'generate' ? ({ generate: true } as const) : formValue(form, 'secret');
+    if (input === '') return show(request, reply, { secretError: 'Type a secret, or generate one.' }, 400);
+    const result = await setWebhookSecret(deps.db, deps.box, org, input);
+    if (!result.ok) return show(request, reply, { secretError: result.reason }, 400);
+    request.log.info({ userId: s.user.id }, 'webhook signing secret set in the portal');
+    return show(request, reply, {
+      reveal: true,
+      notice: 'Signing secret saved. Copy it into your receiver: deliveries are signed with it from now on.',
+    });
+  });
+
+  portal.post('/settings/webhooks/secret/reveal', owner, (request, reply) =>
+    show(request, reply, { reveal: true }),
+  );
+
+  portal.post('/settings/webhooks/secret/roll', owner, async (request, reply) => {
+    const s = session(request);
+    const result = await rollWebhookSecret(deps.db, deps.box, s.user.organizationId);
+    if (!result.ok) return show(request, reply, { secretError: result.reason }, 400);
+    request.log.info({ userId: s.user.id }, 'webhook signing secret rolled in the portal');
+    return show(request, reply, {
+      reveal: true,
+      notice:
+        'Secret rolled. Deliveries now carry X-Webhook-Signature (new secret) and, for 24 hours, X-Webhook-Signature-Previous (old secret).',
+    });
+  });
+
+  portal.post('/settings/webhooks/test', owner, async (request, reply) => {
+    const s = session(request);
+    const org = s.user.organizationId;
+    const queued = await queueTestEvent(deps.db, org);
+    if ('error' in queued) return show(request, reply, { testError: queued.error }, 400);
+    // The dispatcher usually answers within a second; wait a little so the person sees the result at once.
+    let attempts: WebhookAttempt[] = [];
+    for (const deadline = Date.now() + TEST_WAIT_MS; Date.now() < deadline; ) {
+      attempts = (await listWebhookAttempts(deps.db, org, queued.eventId)) ?? [];
+      if (attempts.length) break;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    const notice = attempts.length ? 'test-sent' : 'test-pending';
+    return seeOther(reply, `${WEBHOOKS}/deliveries/${queued.eventId}?notice=${notice}`);
+  });
+
+  portal.get('/settings/webhooks/deliveries/:id', owner, async (request, reply) => {
+    const s = session(request);
+    const id = (request.params as { id: string }).id;
+    const event = await getEvent(deps, s.user.organizationId, id);
+    const attempts = event && (await listWebhookAttempts(deps.db, s.user.organizationId, id));
+    if (!event || !attempts) return notFound(request, reply);
+    return sendPage(reply, eventPage(s, event, attempts, noticeFor(queryValue(request, 'notice'))));
+  });
+
+  portal.post('/settings/webhooks/deliveries/:id/resend', owner, async (request, reply) => {
+    const s = session(request);
+    const id = (request.params as { id: string }).id;
+    if (!(await resendWebhookEvent(deps.db, s.user.organizationId, id))) return notFound(request, reply);
+    request.log.info({ userId: s.user.id, eventId: id }, 'webhook delivery resent from the portal');
+    return seeOther(reply, `${WEBHOOKS}/deliveries/${id}?notice=resent`);
+  });
+}
+
+/** One event of this organization (the delivery log's header); undefined for anyone else's. */
+async function getEvent(
+  deps: PortalDeps,
+  organizationId: string,
+  id: string,
+): Promise<EventDetail | undefined> {
+  if (!UUID_PATTERN.test(id)) return undefined;
+  const { rows } = await deps.db.query<{
+    id: string;
+    kind: string;
+    check_id: string | null;
+    state: string;
+    url: string;
+    created_at: Date;
+    delivered_at: Date | null;
+  }>(
+    `SELECT id, kind, check_id, state, url, created_at, delivered_at FROM webhook_events
+      WHERE id = $1 AND organization_id = $2`,
+    [id, organizationId],
+  );
+  const r = rows[0];
+  return (
+    r && {
+      id: r.id,
+      kind: r.kind,
+      checkId: r.check_id,
+      state: r.state,
+      url: r.url,
+      createdAt: r.created_at.toISOString(),
+      deliveredAt: r.delivered_at?.toISOString() ?? null,
+    }
+  );
+}

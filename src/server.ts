@@ -1,0 +1,214 @@
+/**
+ * Composition root: opens the store, builds the app and the workers for the requested roles, bootstraps
+ * an empty store, and shuts everything down gracefully.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { buildApp } from './api/app.ts';
+import { registerAdmin } from './api/routes/admin.ts';
+import type { Config } from './config.ts';
+import { createLogger, type Logger } from './log.ts';
+import { Metrics } from './metrics.ts';
+import { projectPath } from './paths.ts';
+import type { PayerEntry } from './payers/connector.ts';
+import { createPayerDirectory, sandboxPayerEntry } from './payers/directory.ts';
+import { PayerGuard } from './payers/guard.ts';
+import { createSandboxConnector } from './payers/sandbox/index.ts';
+import { registerPortal } from './portal/index.ts';
+import { openStore, type Store } from './store/open.ts';
+import { type BootstrapResult, bootstrapIfEmpty } from './tenancy/bootstrap.ts';
+import { deriveServiceKeys, loadOrCreateMasterSecret, type ServiceKeys } from './tenancy/secrets.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { createSchedule } from './webhooks/schedule.ts';
+import { createSecretBox, type SecretBox } from './webhooks/secrets.ts';
+import { CheckWorker } from './workers/check-worker.ts';
+import { startRetention } from './workers/retention.ts';
+
+export const VERSION: string = JSON.parse(readFileSync(projectPath('package.json'), 'utf8')).version;
+
+export interface Roles {
+  api: boolean;
+  worker: boolean;
+}
+
+export interface Service {
+  config: Config;
+  store: Store;
+  keys: ServiceKeys;
+  log: Logger;
+  app?: FastifyInstance;
+  worker?: CheckWorker;
+  dispatcher?: WebhookDispatcher;
+  metrics: Metrics;
+  box: SecretBox;
+  /** Base URL the API listens on (when the api role runs). */
+  url?: string;
+  bootstrap?: BootstrapResult;
+  resolvePayer: (id: string) => PayerEntry | undefined;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  roles?: Roles;
+  logDestination?: DestinationStream;
+  /** Replace the payer directory (tests). */
+  payers?: PayerEntry[];
+  /** Shrinks the webhook retry schedule (tests): 0.001 turns minutes into tenths of seconds. */
+  webhookScheduleScale?: number;
+  /** Skip creating the demo organization on an empty store. */
+  skipBootstrap?: boolean;
+  /** Long-running processes: create a new PGlite database in a child process (see `openPglite`). */
+  initStoreInChildProcess?: boolean;
+}
+
+export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
+  const roles = options.roles ?? { api: true, worker: true };
+  const log = createLogger(config.logLevel, options.logDestination);
+  const store = await openStore(config, { initInChildProcess: options.initStoreInChildProcess });
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    const master = config.secretKey ?? loadOrCreateMasterSecret(config.dataDir);
+    const keys = deriveServiceKeys(master);
+    const sandbox = createSandboxConnector({ latencyMs: config.sandboxLatencyMs });
+    const directory = createPayerDirectory(options.payers ?? [sandboxPayerEntry(sandbox)]);
+    const resolvePayer = (id: string) => directory.resolvePayer(id);
+    const metrics = new Metrics(store.db, (id) => resolvePayer(id) !== undefined);
+    const box = createSecretBox(keys.secretBoxKey);
+    const service: Service = { config, store, keys, log, metrics, box, resolvePayer, stop: async () => {} };
+    const instanceId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
+    if (!options.skipBootstrap && roles.api) {
+      service.bootstrap = await bootstrapIfEmpty(store.db, keys);
+    }
+    if (roles.worker) {
+      const workerLog = log.child({ component: 'check-worker' });
+      const guard = new PayerGuard({
+        maxConcurrent: config.payerConcurrency,
+        failureThreshold: config.payerBreakerFailures,
+        openMs: config.payerBreakerOpenMs,
+        maxOpenMs: Math.max(config.payerBreakerOpenMs, 600_000),
+        onStateChange: (payer, state) => {
+          metrics.circuitState(payer, state);
+          workerLog.warn({ payer, state }, 'payer circuit breaker changed state');
+        },
+      });
+      const worker = new CheckWorker({
+        db: store.db,
+        log: workerLog,
+        workerId: instanceId,
+        guard,
+        outageWaitMs: config.payerOutageWaitMs,
+        onDeferred: (e) => metrics.deferred(e.tradingPartnerServiceId, e.reason),
+        resolvePayer,
+        concurrency: config.workerConcurrency,
+        pollMs: config.workerPollMs,
+        leaseMs: config.leaseMs,
+        payerTimeoutMs: config.payerTimeoutMs,
+        maxAttempts: config.checkMaxAttempts,
+        retryBaseMs: config.checkRetryBaseMs,
+        senderId: 'ELIGSVC',
+        applicationMode: 'sandbox',
+        onFinished: (e) => metrics.finished(e),
+        onPayerCall: (e) => metrics.payerCalled(e.tradingPartnerServiceId, e.result, e.durationMs),
+      });
+      const schedule = createSchedule({ scale: options.webhookScheduleScale ?? 1 });
+      const dispatcher = new WebhookDispatcher({
+        db: store.db,
+        log: log.child({ component: 'webhook-dispatcher' }),
+        box,
+        dispatcherId: instanceId,
+        allowPrivate: config.allowPrivateWebhooks,
+        nextDelayMs: (attempt) => schedule.nextAttemptDelayMs(attempt),
+        timeoutMs: config.webhookTimeoutMs,
+        pollMs: config.workerPollMs,
+        userAgent: `EligibilityService-Webhooks/${VERSION}`,
+        onAttempt: (e) => metrics.webhookAttempt(e),
+      });
+      await worker.start();
+      await dispatcher.start();
+      service.worker = worker;
+      service.dispatcher = dispatcher;
+      const stopRetention = startRetention(
+        store.db,
+        log.child({ component: 'retention' }),
+        config.retentionDays,
+      );
+      stops.push(
+        () => worker.stop(),
+        () => dispatcher.stop(),
+        stopRetention,
+      );
+    }
+    if (roles.api) {
+      const adminToken = randomBytes(24).toString('base64url');
+      const { app, auth } = await buildApp({
+        db: store.db,
+        log,
+        apiKeyPepper: keys.apiKeyPepper,
+        version: VERSION,
+        metrics: {
+          submitted: (id) => metrics.submitted(id),
+          throttled: (op) => metrics.throttled(op),
+          registry: metrics.registry,
+        },
+        metricsToken: config.metricsToken,
+        rateLimits: {
+          submit: { ratePerSecond: config.rateLimitSubmit, burst: config.rateLimitSubmit * 2 },
+          status: { ratePerSecond: config.rateLimitStatus, burst: config.rateLimitStatus * 2 },
+        },
+        plugins: [
+          (a, ctx) =>
+            registerAdmin(a, {
+              token: adminToken,
+              keys,
+              box,
+              auth: ctx.auth,
+              allowPrivateWebhooks: config.allowPrivateWebhooks,
+            }),
+          (a, ctx) =>
+            registerPortal(a, {
+              db: store.db,
+              tokenKey: keys.tokenKey,
+              apiKeyPepper: keys.apiKeyPepper,
+              box,
+              auth: ctx.auth,
+              allowPrivateWebhooks: config.allowPrivateWebhooks,
+              secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
+            }),
+        ],
+      });
+      const stopAuth = await auth.start();
+      await app.listen({ port: config.port, host: config.host });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : config.port;
+      const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+      service.url = config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      store.lock?.update({
+        adminUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        adminToken,
+      });
+      service.app = app;
+      // Stop accepting requests first, then let the workers finish.
+      stops.unshift(async () => {
+        await app.close();
+        await stopAuth();
+      });
+    }
+    let stopped: Promise<void> | undefined;
+    service.stop = () => {
+      stopped ??= (async () => {
+        for (const stop of stops) await stop().catch((err) => log.error({ err }, 'error during shutdown'));
+        await store.close();
+      })();
+      return stopped;
+    };
+    return service;
+  } catch (err) {
+    for (const stop of stops) await stop().catch(() => {});
+    await store.close();
+    throw err;
+  }
+}

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import type { Config } from '../config.ts';
+import { acquireDataDirLock, type DataDirLock } from './datadir-lock.ts';
+import { type Db, openPglite, openPostgres, type PgliteOptions } from './db.ts';
+import { migrate } from './migrate.ts';
+
+export interface Store {
+  db: Db;
+  /** Present on PGlite: the exclusive data-directory lock. */
+  lock?: DataDirLock;
+  close(): Promise<void>;
+}
+
+export async function openStore(
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>,
+  pglite: PgliteOptions = {},
+): Promise<Store> {
+  if (config.databaseUrl) {
+    const db = await openPostgres(config.databaseUrl, config.databaseSchema);
+    await migrate(db);
+    return { db, close: () => db.close() };
+  }
+  const lock = acquireDataDirLock(config.dataDir);
+  try {
+    const db = await openPglite(join(config.dataDir, 'pg'), pglite);
+    await migrate(db);
+    return {
+      db,
+      lock,
+      async close() {
+        await db.close();
+        lock.release();
+      },
+    };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}

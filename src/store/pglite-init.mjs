@@ -1,0 +1,7 @@
+// Creates a PGlite cluster in the directory given as the only argument, then exits. The service runs this
+// in a child process the first time a data directory is used: initdb's WebAssembly memory (hundreds of
+// MB) is then returned to the system with the child, instead of staying in the long-running process.
+import { PGlite } from '@electric-sql/pglite';
+
+const lite = await PGlite.create({ dataDir: process.argv[2] });
+await lite.close();

@@ -1,0 +1,230 @@
+/**
+ * Portal users and their one-time links (first sign-in, invitations, password resets). Only a hash of a
+ * link's token is stored; a token works once and expires.
+ */
+import { createHmac } from 'node:crypto';
+import { prefixedId, randomBase62 } from '../ids.ts';
+import type { Queryable } from '../store/db.ts';
+
+export type Role = 'owner' | 'member';
+export type TokenPurpose = 'first-login' | 'invite' | 'password-reset';
+
+export interface User {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: Role;
+}
+
+export function normalizeEmail(email: string): string {
+  const e = email.trim().toLowerCase();
+  if (!/^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/.test(e)) throw new Error('invalid email address');
+  return e;
+}
+
+export async function createUser(
+  db: Queryable,
+  input: { organizationId: string; email: string; role: Role },
+): Promise<User> {
+  const user = {
+    id: prefixedId('usr'),
+    organizationId: input.organizationId,
+    email: normalizeEmail(input.email),
+    role: input.role,
+  };
+  await db.query('INSERT INTO users (id, organization_id, email, role) VALUES ($1, $2, $3, $4)', [
+    user.id,
+    user.organizationId,
+    user.email,
+    user.role,
+  ]);
+  return user;
+}
+
+export async function findUserByEmail(
+  db: Queryable,
+  email: string,
+): Promise<(User & { passwordHash: string | null }) | undefined> {
+  const { rows } = await db.query<{
+    id: string;
+    organization_id: string;
+    email: string;
+    role: Role;
+    password_hash: string | null;
+  }>('SELECT id, organization_id, email, role, password_hash FROM users WHERE email = $1', [
+    normalizeEmail(email),
+  ]);
+  const r = rows[0];
+  return (
+    r && {
+      id: r.id,
+      organizationId: r.organization_id,
+      email: r.email,
+      role: r.role,
+      passwordHash: r.password_hash,
+    }
+  );
+}
+
+export function hashToken(tokenKey: Buffer, token: string): string {
+  return createHmac('sha256', tokenKey).update(token).digest('hex');
+}
+
+export async function issueLoginToken(
+  db: Queryable,
+  tokenKey: Buffer,
+  input: { userId: string; purpose: TokenPurpose; ttlMs: number },
+): Promise<string> {
+  const token = randomBase62(40);
+  await db.query(
+    `INSERT INTO login_tokens (token_hash, user_id, purpose, expires_at) VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')`,
+    [hashToken(tokenKey, token), input.userId, input.purpose, input.ttlMs],
+  );
+  return token;
+}
+
+/** Consumes a one-time token: returns its user once, then never again. */
+export async function consumeLoginToken(
+  db: Queryable,
+  tokenKey: Buffer,
+  token: string,
+): Promise<{ user: User; purpose: TokenPurpose } | undefined> {
+  if (!/^[0-9A-Za-z]{40}$/.test(token)) return undefined;
+  const { rows } = await db.query<{
+    id: string;
+    organization_id: string;
+    email: string;
+    role: Role;
+    purpose: TokenPurpose;
+  }>(
+    `UPDATE login_tokens t SET used_at = now() FROM users u
+      WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > now() AND u.id = t.user_id
+      RETURNING u.id, u.organization_id, u.email, u.role, t.purpose`,
+    [hashToken(tokenKey, token)],
+  );
+  const r = rows[0];
+  return (
+    r && {
+      user: { id: r.id, organizationId: r.organization_id, email: r.email, role: r.role },
+      purpose: r.purpose,
+    }
+  );
+}
+
+export class PortalUserError extends Error {
+  override name = 'PortalUserError';
+}
+
+interface UserRow {
+  id: string;
+  organization_id: string;
+  email: string;
+  role: Role;
+  password_hash: string | null;
+}
+
+const toUser = (r: UserRow): User & { hasPassword: boolean } => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  email: r.email,
+  role: r.role,
+  hasPassword: r.password_hash !== null,
+});
+
+export async function findUserById(
+  db: Queryable,
+  id: string,
+): Promise<(User & { hasPassword: boolean }) | undefined> {
+  const { rows } = await db.query<UserRow>(
+    'SELECT id, organization_id, email, role, password_hash FROM users WHERE id = $1',
+    [id],
+  );
+  return rows[0] && toUser(rows[0]);
+}
+
+export async function listUsers(
+  db: Queryable,
+  organizationId: string,
+): Promise<(User & { hasPassword: boolean; createdAt: string })[]> {
+  const { rows } = await db.query<UserRow & { created_at: Date }>(
+    `SELECT id, organization_id, email, role, password_hash, created_at FROM users
+      WHERE organization_id = $1 ORDER BY created_at`,
+    [organizationId],
+  );
+  return rows.map((r) => ({ ...toUser(r), createdAt: r.created_at.toISOString() }));
+}
+
+/** Stores an argon2id PHC string (hashing happens in the caller, off the database connection). */
+export async function setPasswordHash(db: Queryable, userId: string, passwordHash: string): Promise<void> {
+  await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+}
+
+/** Reads a one-time token without using it up: the sign-in page shows its form first, then consumes it. */
+export async function peekLoginToken(
+  db: Queryable,
+  tokenKey: Buffer,
+  token: string,
+): Promise<{ user: User & { hasPassword: boolean }; purpose: TokenPurpose } | undefined> {
+  if (!/^[0-9A-Za-z]{40}$/.test(token)) return undefined;
+  const { rows } = await db.query<UserRow & { purpose: TokenPurpose }>(
+    `SELECT u.id, u.organization_id, u.email, u.role, u.password_hash, t.purpose
+       FROM login_tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > now()`,
+    [hashToken(tokenKey, token)],
+  );
+  const r = rows[0];
+  return r && { user: toUser(r), purpose: r.purpose };
+}
+
+/** Operator action (`elig user create`): a portal user without a password; give them a link to set one. */
+export async function createPortalUser(
+  db: Queryable,
+  input: { organizationId: string; email: string; role: Role },
+): Promise<User> {
+  if (input.role !== 'owner' && input.role !== 'member')
+    throw new PortalUserError('role must be owner or member');
+  let email: string;
+  try {
+    email = normalizeEmail(input.email);
+  } catch {
+    throw new PortalUserError('invalid email address');
+  }
+  const org = await db.query('SELECT 1 FROM organizations WHERE id = $1', [input.organizationId]);
+  if (!org.rows.length) throw new PortalUserError(`no organization with id ${input.organizationId}`);
+  const taken = await db.query('SELECT 1 FROM users WHERE email = $1', [email]);
+  if (taken.rows.length) throw new PortalUserError('a portal user with this email already exists');
+  return createUser(db, { organizationId: input.organizationId, email, role: input.role });
+}
+
+export const RESET_LINK_TTL_MS = 24 * 3600_000;
+export const INVITE_LINK_TTL_MS = 7 * 24 * 3600_000;
+
+/**
+ * Operator action (`elig user reset-password`): a one-time link (path `/portal/login/<token>`) where the
+ * user sets a new password. A user who never set one gets an invitation instead, valid longer.
+ */
+export async function issuePasswordResetLink(
+  db: Queryable,
+  tokenKey: Buffer,
+  email: string,
+): Promise<{ loginPath: string; expiresAt: string; user: User }> {
+  let user: Awaited<ReturnType<typeof findUserByEmail>>;
+  try {
+    user = await findUserByEmail(db, email);
+  } catch {
+    throw new PortalUserError('invalid email address');
+  }
+  if (!user) throw new PortalUserError('no portal user with this email');
+  const invite = user.passwordHash === null;
+  const ttlMs = invite ? INVITE_LINK_TTL_MS : RESET_LINK_TTL_MS;
+  const token = await issueLoginToken(db, tokenKey, {
+    userId: user.id,
+    purpose: invite ? 'invite' : 'password-reset',
+    ttlMs,
+  });
+  return {
+    loginPath: `/portal/login/${token}`,
+    expiresAt: new Date(Date.now() + ttlMs).toISOString(),
+    user: { id: user.id, organizationId: user.organizationId, email: user.email, role: user.role },
+  };
+}

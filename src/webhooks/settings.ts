@@ -1,0 +1,113 @@
+/**
+ * An organization's webhook settings: the URL (SSRF-checked when saved, and again at connect time by the
+ * sender) and the signing secret (sealed with AES-256-GCM at rest; rolling keeps the old secret valid for
+ * 24 hours, during which deliveries carry both signatures).
+ */
+import type { Queryable } from '../store/db.ts';
+import { generateWebhookSecret, type SecretBox, validateWebhookSecret } from './secrets.ts';
+import { checkWebhookUrl } from './ssrf.ts';
+
+export const ROLL_OVERLAP_MS = 24 * 3600_000;
+
+export interface WebhookSettings {
+  url: string | null;
+  secret: string | null;
+  previousSecret: string | null;
+  previousSecretExpiresAt: string | null;
+}
+
+export type SettingsResult<T = void> = { ok: true; value: T } | { ok: false; reason: string };
+
+export async function getWebhookSettings(
+  db: Queryable,
+  box: SecretBox,
+  organizationId: string,
+): Promise<WebhookSettings | undefined> {
+  const { rows } = await db.query<{
+    webhook_url: string | null;
+    webhook_secret: string | null;
+    webhook_previous_secret: string | null;
+    webhook_previous_secret_expires_at: Date | null;
+  }>(
+    `SELECT webhook_url, webhook_secret, webhook_previous_secret, webhook_previous_secret_expires_at
+       FROM organizations WHERE id = $1`,
+    [organizationId],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  const previousValid =
+    r.webhook_previous_secret &&
+    r.webhook_previous_secret_expires_at &&
+    r.webhook_previous_secret_expires_at > new Date();
+  return {
+    url: r.webhook_url,
+    secret: r.webhook_secret ? box.open(r.webhook_secret) : null,
+    previousSecret: previousValid ? box.open(r.webhook_previous_secret!) : null,
+    previousSecretExpiresAt: previousValid ? r.webhook_previous_secret_expires_at!.toISOString() : null,
+  };
+}
+
+/** Sets (or with null clears) the URL. Refusals carry a reason a person can act on. */
+export async function setWebhookUrl(
+  db: Queryable,
+  organizationId: string,
+  url: string | null,
+  options: { allowPrivate: boolean },
+): Promise<SettingsResult<string | null>> {
+  if (url === null || url.trim() === '') {
+    await db.query('UPDATE organizations SET webhook_url = NULL WHERE id = $1', [organizationId]);
+    return { ok: true, value: null };
+  }
+  const checked = checkWebhookUrl(url.trim(), { allowPrivate: options.allowPrivate });
+  if (!checked.ok) return { ok: false, reason: checked.reason };
+  const normalized = checked.url.toString();
+  await db.query('UPDATE organizations SET webhook_url = $2 WHERE id = $1', [organizationId, normalized]);
+  return { ok: true, value: normalized };
+}
+
+/** Sets the signing secret: a typed-in one (validated) or, with `generate`, a new random one. */
+export async function setWebhookSecret(
+  db: Queryable,
+  box: SecretBox,
+  organizationId: string,
+  secret: string | { generate: true } | null,
+): Promise<SettingsResult<string | null>> {
+  if (secret === null) {
+    await db.query(
+      `UPDATE organizations SET webhook_secret = NULL, webhook_previous_secret = NULL, webhook_previous_secret_expires_at = NULL
+        WHERE id = $1`,
+      [organizationId],
+    );
+    return { ok: true, value: null };
+  }
+  const value = typeof secret === 'string' ? secret : generateWebhookSecret();
+  if (typeof secret === 'string') {
+    const valid = validateWebhookSecret(secret);
+    if (!valid.ok) return { ok: false, reason: valid.reason };
+  }
+  await db.query('UPDATE organizations SET webhook_secret = $2 WHERE id = $1', [
+    organizationId,
+    box.seal(value),
+  ]);
+  return { ok: true, value };
+}
+
+/** Replaces the secret with a new random one; the old one keeps signing (second header) for 24 h. */
+export async function rollWebhookSecret(
+  db: Queryable,
+  box: SecretBox,
+  organizationId: string,
+): Promise<SettingsResult<string>> {
+  const next = generateWebhookSecret();
+  const { rowCount } = await db.query(
+    `UPDATE organizations
+        SET webhook_previous_secret = webhook_secret,
+            webhook_previous_secret_expires_at = now() + $3 * interval '1 millisecond',
+            webhook_secret = $2
+      WHERE id = $1 AND webhook_secret IS NOT NULL`,
+    [organizationId, box.seal(next), ROLL_OVERLAP_MS],
+  );
+  if (rowCount !== 1)
+    return { ok: false, reason: 'There is no signing secret to roll yet: generate or enter one first.' };
+  return { ok: true, value: next };
+}

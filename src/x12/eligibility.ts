@@ -1,0 +1,315 @@
+/**
+ * The loop tree of one 271 → Eligibility271: who the payer, provider, subscriber and dependents are, whose
+ * EB rows are the patient's, the AAA rejections by level, the plan reading and the trace numbers. People
+ * are taken only from their own loops: the subscriber is the 2000C whose TRN matches the inquiry's trace
+ * (or the first), its dependents are its own 2000D children, and the source/receiver are its ancestors.
+ */
+import type {
+  Address,
+  EligibilityCheckError,
+  Provider,
+  ResponseDependent,
+  ResponseSubscriber,
+  SubscriberTraceNumber,
+} from '../checks/schema.ts';
+import { entityType, readBenefit } from './benefits-information.ts';
+import {
+  AAA03_REJECT_REASONS,
+  AAA04_FOLLOW_UP_ACTIONS,
+  codeName,
+  ENTITY_IDENTIFIER_CODES,
+  SPEC_AAA_ERRORS,
+} from './codes.ts';
+import type { AaaRejection, Eligibility271 } from './contract.ts';
+import { dateKey, planDates } from './dates.ts';
+import { type IssueLog, warning } from './issues.ts';
+import type { AaaRef, PartyLoop, Transaction271Tree, X12Loop } from './loops.ts';
+import { readPlan } from './plan.ts';
+import type { X12Tokens } from './tokenizer.ts';
+
+export type Eligibility271Body = Omit<Eligibility271, 'warnings' | 'issues'>;
+
+const MEMBER_ID_QUALIFIERS = new Set(['MI', 'II', 'ZZ', '']);
+
+export function readEligibility(
+  t: X12Tokens,
+  tree: Transaction271Tree,
+  log: IssueLog,
+  traceNumber?: string,
+): Eligibility271Body {
+  const subscribers = tree.parties.filter((p) => p.level === 'C');
+  let subscriber =
+    traceNumber === undefined ? undefined : subscribers.find((p) => tracedBy(t, p, traceNumber));
+  let patient = subscriber;
+  if (!subscriber) {
+    const dependent =
+      traceNumber === undefined
+        ? undefined
+        : tree.parties.find((p) => p.level === 'D' && p.parent && tracedBy(t, p, traceNumber));
+    subscriber = dependent?.parent ?? subscribers[0];
+    patient = dependent ?? subscriber;
+  }
+  if (subscribers.length > 1) {
+    const second = subscribers[1]!.segments[0];
+    log.add(
+      warning(
+        'X12_MULTIPLE_SUBSCRIBERS',
+        `${subscribers.length} subscriber loops.`,
+        second === undefined ? undefined : t.position(second),
+        'HL',
+      ),
+    );
+  }
+  const receiver = subscriber?.parent ?? tree.parties.find((p) => p.level === 'B');
+  const source = receiver?.parent ?? tree.parties.find((p) => p.level === 'A');
+  const dependents = subscriber
+    ? (subscriber.children.filter((c) => 'level' in c && c.level === 'D') as PartyLoop[])
+    : [];
+
+  if (patient === subscriber && subscriber && !subscriber.benefits.length) {
+    const withBenefits = dependents.filter((d) => d.benefits.length);
+    if (withBenefits.length === 1) {
+      patient = withBenefits[0];
+      log.add(warning('X12_BENEFITS_ON_DEPENDENT', undefined, position(t, patient!), 'HL'));
+    } else if (withBenefits.length > 1) {
+      log.add(warning('X12_BENEFITS_ON_SEVERAL_DEPENDENTS', undefined, position(t, withBenefits[0]!), 'HL'));
+    }
+  }
+
+  const rejections: AaaRejection[] = [];
+  const errors: EligibilityCheckError[] = [];
+  const collected = { t, log, rejections, errors };
+  collectAaa(collected, tree.headerAaa, true);
+  collectAaa(collected, source?.aaa ?? [], true);
+  collectAaa(collected, receiver?.aaa ?? [], true);
+  collectAaa(collected, subscriber?.aaa ?? [], true);
+  for (const d of dependents) collectAaa(collected, d.aaa, false);
+  if (!subscriber && !errors.length) log.add(warning('X12_NO_SUBSCRIBER'));
+
+  const benefitsInformation = (patient?.benefits ?? []).map((b) => readBenefit(t, b, log));
+  const bht = tree.header.segments.find((i) => t.segmentId(i) === 'BHT');
+  const patientDates = loopDates(t, patient?.name);
+  const subscriberDates = loopDates(t, subscriber?.name);
+  const reference =
+    patientDates.service ?? subscriberDates.service ?? (bht === undefined ? undefined : t.value(bht, 4));
+  const plan = readPlan(benefitsInformation, reference);
+  if (plan.conflict) {
+    const first = patient?.benefits[0]?.segments[0];
+    log.add(
+      warning(
+        'X12_CONFLICTING_PLAN_STATUS',
+        plan.conflict,
+        first === undefined ? undefined : t.position(first),
+        'EB',
+      ),
+    );
+  }
+
+  const subscriberInfo = readPerson(t, subscriber?.name) as ResponseSubscriber;
+  const group = findRef(t, subscriber?.name, '6P') ?? findRef(t, subscriber?.name, '1L');
+  if (group) subscriberInfo.groupNumber = group;
+  const planInformation: NonNullable<Eligibility271['planInformation']> = {};
+  if (plan.planRow?.planCoverage) planInformation.planName = plan.planRow.planCoverage;
+  if (plan.planRow?.insuranceTypeCode) planInformation.insuranceTypeCode = plan.planRow.insuranceTypeCode;
+  if (plan.planRow?.insuranceType) planInformation.insuranceType = plan.planRow.insuranceType;
+  if (group) planInformation.groupNumber = group;
+
+  const result: Eligibility271Body = {
+    payer: readPayer(t, source?.name),
+    subscriber: subscriberInfo,
+    dependents: dependents.map((d) => {
+      const person = readPerson(t, d.name) as ResponseDependent;
+      const aaa = d.aaa.filter((a) => !a.loop.startsWith('2110')).map((a) => aaaError(t, a));
+      if (aaa.length) person.aaaErrors = aaa;
+      return person;
+    }),
+    benefitsInformation,
+    subscriberTraceNumbers: traceNumbers(t, subscriber, patient),
+    errors,
+    rejections,
+  };
+  const provider = readProvider(t, receiver?.name);
+  if (provider) result.provider = provider;
+  if (Object.keys(planInformation).length) result.planInformation = planInformation;
+  const dates = planDates({ ...subscriberDates, ...patientDates });
+  if (dates) result.planDateInformation = dates;
+  if (plan.active !== undefined) result.planActive = plan.active;
+  if (plan.planRow?.planCoverage) result.planCoverage = plan.planRow.planCoverage;
+  if (plan.network) result.providerNetwork = { status: plan.network };
+  return result;
+}
+
+function tracedBy(t: X12Tokens, p: PartyLoop, traceNumber: string): boolean {
+  return p.traces.some((i) => t.value(i, 2) === traceNumber);
+}
+
+/** Every AAA as a rejection; those outside 2110 loops also as the spec's errors when `toErrors`. */
+function collectAaa(
+  into: { t: X12Tokens; log: IssueLog; rejections: AaaRejection[]; errors: EligibilityCheckError[] },
+  refs: AaaRef[],
+  toErrors: boolean,
+): void {
+  const { t, log } = into;
+  for (const ref of refs) {
+    into.rejections.push(rejection(t, ref));
+    if (ref.loop.startsWith('2110'))
+      log.add(
+        warning(
+          'X12_BENEFIT_AAA',
+          `Reason ${safeCode(t.value(ref.index, 3))} in loop ${ref.loop}.`,
+          t.position(ref.index),
+          'AAA',
+        ),
+      );
+    else if (toErrors) into.errors.push(aaaError(t, ref));
+  }
+}
+
+const position = (t: X12Tokens, p: PartyLoop) =>
+  p.segments[0] === undefined ? undefined : t.position(p.segments[0]);
+/** AAA03 for a message: a known code or its length-limited shape, never free text. */
+const safeCode = (code: string) => (/^[A-Z0-9]{1,3}$/i.test(code) ? code : '(invalid)');
+
+function rejection(t: X12Tokens, ref: AaaRef): AaaRejection {
+  return {
+    loop: ref.loop.replace('2000', '2100'),
+    validRequest: t.value(ref.index, 1) || undefined,
+    code: t.value(ref.index, 3).toUpperCase(),
+    followUpCode: t.value(ref.index, 4).toUpperCase() || undefined,
+    position: t.position(ref.index),
+  };
+}
+
+function aaaError(t: X12Tokens, ref: AaaRef): EligibilityCheckError {
+  const code = t.value(ref.index, 3).toUpperCase();
+  const spec = SPEC_AAA_ERRORS[code];
+  const error: EligibilityCheckError = {
+    code,
+    description:
+      spec?.description ?? codeName(AAA03_REJECT_REASONS, code) ?? `Reject reason ${safeCode(code)}`,
+    field: 'AAA',
+  };
+  const followupAction =
+    spec?.followupAction ?? codeName(AAA04_FOLLOW_UP_ACTIONS, t.value(ref.index, 4).toUpperCase());
+  if (followupAction) error.followupAction = followupAction;
+  error.location = ref.loop === 'header' ? 'Header' : `Loop ${ref.loop.replace('2000', '2100')}`;
+  return error;
+}
+
+function nm1(t: X12Tokens, name: X12Loop | undefined): number | undefined {
+  const first = name?.segments[0];
+  return first !== undefined && t.segmentId(first) === 'NM1' ? first : undefined;
+}
+
+function setIf<T extends object>(o: T, key: keyof T, value: string | undefined): void {
+  if (value) (o as Record<keyof T, unknown>)[key] = value;
+}
+
+function readPayer(t: X12Tokens, name: X12Loop | undefined): Eligibility271['payer'] {
+  const i = nm1(t, name);
+  const payer: Eligibility271['payer'] = {};
+  if (i === undefined) return payer;
+  setIf(payer, 'payerName', t.value(i, 3));
+  setIf(payer, 'payerId', t.value(i, 9));
+  setIf(payer, 'entityIdentifier', codeName(ENTITY_IDENTIFIER_CODES, t.value(i, 1).toUpperCase()));
+  setIf(payer, 'entityType', entityType(t.value(i, 2)));
+  return payer;
+}
+
+function readProvider(t: X12Tokens, name: X12Loop | undefined): Provider | undefined {
+  const i = nm1(t, name);
+  if (i === undefined) return undefined;
+  const provider: Provider = {};
+  const person = t.value(i, 2) === '1';
+  if (person) {
+    setIf(provider, 'lastName', t.value(i, 3));
+    setIf(provider, 'firstName', t.value(i, 4));
+  } else setIf(provider, 'organizationName', t.value(i, 3));
+  if (t.value(i, 8).toUpperCase() === 'XX') setIf(provider, 'npi', t.value(i, 9));
+  const address = readAddress(t, name);
+  if (address) provider.address = address;
+  provider.providerType = person ? 'provider' : 'facility';
+  return provider;
+}
+
+function readAddress(t: X12Tokens, name: X12Loop | undefined): Address | undefined {
+  const address: Address = {};
+  for (const i of name?.segments ?? []) {
+    const id = t.segmentId(i);
+    if (id === 'N3') {
+      setIf(address, 'address1', t.value(i, 1));
+      setIf(address, 'address2', t.value(i, 2));
+    } else if (id === 'N4') {
+      setIf(address, 'city', t.value(i, 1));
+      setIf(address, 'state', t.value(i, 2));
+      setIf(address, 'postalCode', t.value(i, 3));
+      setIf(address, 'countryCode', t.value(i, 4));
+      setIf(address, 'countrySubDivisionCode', t.value(i, 7));
+    }
+  }
+  return Object.keys(address).length ? address : undefined;
+}
+
+function readPerson(t: X12Tokens, name: X12Loop | undefined): ResponseSubscriber | ResponseDependent {
+  const person: ResponseSubscriber = {};
+  const i = nm1(t, name);
+  if (i !== undefined) {
+    setIf(person, 'lastName', t.value(i, 3));
+    setIf(person, 'firstName', t.value(i, 4));
+    setIf(person, 'middleName', t.value(i, 5));
+    if (MEMBER_ID_QUALIFIERS.has(t.value(i, 8).toUpperCase())) setIf(person, 'memberId', t.value(i, 9));
+    setIf(person, 'entityIdentifier', codeName(ENTITY_IDENTIFIER_CODES, t.value(i, 1).toUpperCase()));
+    setIf(person, 'entityType', entityType(t.value(i, 2)));
+  }
+  for (const j of name?.segments ?? []) {
+    if (t.segmentId(j) !== 'DMG') continue;
+    const dob = t.value(j, 2);
+    if (dob) person.dateOfBirth = dob;
+    const gender = t.value(j, 3).toUpperCase();
+    if (gender) person.gender = gender === 'M' || gender === 'F' ? gender : 'U';
+    break;
+  }
+  const address = readAddress(t, name);
+  if (address) person.address = address;
+  return person;
+}
+
+function findRef(t: X12Tokens, name: X12Loop | undefined, qualifier: string): string | undefined {
+  for (const i of name?.segments ?? []) {
+    if (t.segmentId(i) === 'REF' && t.value(i, 1).toUpperCase() === qualifier)
+      return t.value(i, 2) || undefined;
+  }
+  return undefined;
+}
+
+function loopDates(t: X12Tokens, name: X12Loop | undefined): Record<string, string> {
+  const dates: Record<string, string> = {};
+  for (const i of name?.segments ?? []) {
+    if (t.segmentId(i) === 'DTP' && t.value(i, 3)) dates[dateKey(t.value(i, 1))] = t.value(i, 3);
+  }
+  return dates;
+}
+
+const TRACE_TYPES: Record<string, string> = {
+  '1': 'Current Transaction Trace Numbers',
+  '2': 'Referenced Transaction Trace Numbers',
+};
+
+function traceNumbers(t: X12Tokens, subscriber?: PartyLoop, patient?: PartyLoop): SubscriberTraceNumber[] {
+  const indices = [
+    ...(subscriber?.traces ?? []),
+    ...(patient && patient !== subscriber ? patient.traces : []),
+  ];
+  return indices.map((i) => {
+    const type = t.value(i, 1);
+    const trace: SubscriberTraceNumber = {};
+    setIf(trace, 'traceTypeCode', type);
+    setIf(trace, 'traceType', TRACE_TYPES[type]);
+    setIf(trace, 'referenceIdentification', t.value(i, 2));
+    setIf(trace, 'originatingCompanyIdentifier', t.value(i, 3));
+    // TRN*2 echoes the inquirer's trace; TRN*1 is the payer's own.
+    if (type === '2') setIf(trace, 'originatingTransactionTraceNumber', t.value(i, 2));
+    if (type === '1') setIf(trace, 'payerTraceNumber', t.value(i, 2));
+    return trace;
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * Interchange structure over the tokens: interchanges, functional groups and transactions, with the
+ * envelope checks (SE01/GE01/IEA01 counts, ST02/SE02, GS06/GE02, ISA13/IEA02 control numbers). Real files
+ * often carry a wrong SE01; every mismatch is a warning with its segment position, never a rejection.
+ */
+import type { IssueLog } from './issues.ts';
+import { error, warning } from './issues.ts';
+import type { X12Tokens } from './tokenizer.ts';
+
+export interface TransactionSpan {
+  /** ST01: 271, 999, 270, ... */
+  type: string;
+  controlNumber: string;
+  /** ST03, else GS08, else from ISA12 (`00401` → 004010). */
+  version: string;
+  /** Segment index of ST. */
+  start: number;
+  /** Segment index of SE, or of the first segment after the body when SE is missing. */
+  end: number;
+}
+
+export interface Envelope {
+  transactions: TransactionSpan[];
+  /** Segment indices of TA1 interchange acknowledgments. */
+  ta1: number[];
+}
+
+/** Walks the envelope once; cost is one segment-id read per segment. */
+export function readEnvelope(t: X12Tokens, log: IssueLog): Envelope {
+  const transactions: TransactionSpan[] = [];
+  const ta1: number[] = [];
+  let isa = -1;
+  let gs = -1;
+  let groups = 0;
+  let inGroup = 0;
+  let st = -1;
+  let version = '';
+  const closeTransaction = (end: number) => {
+    transactions.push({
+      type: t.value(st, 1),
+      controlNumber: t.value(st, 2),
+      version: t.value(st, 3) || version,
+      start: st,
+      end,
+    });
+    st = -1;
+  };
+  const at = (i: number) => t.position(i);
+
+  for (let i = 0; i < t.segmentCount; i++) {
+    const id = t.segmentId(i);
+    if (st >= 0 && id !== 'SE' && id !== 'ST' && id !== 'GE' && id !== 'IEA' && id !== 'ISA' && id !== 'GS')
+      continue;
+    switch (id) {
+      case 'ISA':
+        if (st >= 0) {
+          log.add(warning('X12_MISSING_SE', undefined, at(i), 'ISA'));
+          closeTransaction(i);
+        }
+        if (gs >= 0) log.add(warning('X12_MISSING_GE', undefined, at(i), 'ISA'));
+        if (isa >= 0 && i > 0) log.add(warning('X12_MISSING_IEA', undefined, at(i), 'ISA'));
+        isa = i;
+        gs = -1;
+        groups = 0;
+        version = t.value(i, 12) === '00401' ? '004010' : '';
+        break;
+      case 'TA1':
+        ta1.push(i);
+        break;
+      case 'GS': {
+        if (st >= 0) {
+          log.add(warning('X12_MISSING_SE', undefined, at(i), 'GS'));
+          closeTransaction(i);
+        }
+        if (gs >= 0) log.add(warning('X12_MISSING_GE', undefined, at(i), 'GS'));
+        gs = i;
+        groups++;
+        inGroup = 0;
+        const gs08 = t.value(i, 8);
+        if (isa >= 0 && gs08 && t.value(isa, 12) === '00401' && gs08.startsWith('005'))
+          log.add(warning('X12_VERSION_MISMATCH', 'ISA12 is 00401 and GS08 is 5010.', at(i), 'GS'));
+        if (gs08) version = gs08;
+        break;
+      }
+      case 'ST':
+        if (st >= 0) {
+          log.add(warning('X12_MISSING_SE', undefined, at(i), 'ST'));
+          closeTransaction(i);
+        }
+        st = i;
+        inGroup++;
+        break;
+      case 'SE': {
+        if (st < 0) {
+          log.add(warning('X12_OUTSIDE_TRANSACTION', 'SE without ST.', at(i), 'SE'));
+          break;
+        }
+        const counted = i - st + 1;
+        const said = t.value(i, 1);
+        if (Number(said) !== counted)
+          log.add(
+            warning('X12_SE01_MISMATCH', `SE01 says ${said || 'nothing'}; counted ${counted}.`, at(i), 'SE'),
+          );
+        if (t.value(i, 2) !== t.value(st, 2))
+          log.add(warning('X12_ST_SE_CONTROL_MISMATCH', undefined, at(i), 'SE'));
+        closeTransaction(i);
+        break;
+      }
+      case 'GE':
+        if (st >= 0) {
+          log.add(warning('X12_MISSING_SE', undefined, at(i), 'GE'));
+          closeTransaction(i);
+        }
+        if (Number(t.value(i, 1)) !== inGroup)
+          log.add(
+            warning(
+              'X12_GE01_MISMATCH',
+              `GE01 says ${t.value(i, 1) || 'nothing'}; counted ${inGroup}.`,
+              at(i),
+              'GE',
+            ),
+          );
+        if (gs >= 0 && t.value(i, 2) !== t.value(gs, 6))
+          log.add(warning('X12_GS_GE_CONTROL_MISMATCH', undefined, at(i), 'GE'));
+        gs = -1;
+        break;
+      case 'IEA':
+        if (st >= 0) {
+          log.add(warning('X12_MISSING_SE', undefined, at(i), 'IEA'));
+          closeTransaction(i);
+        }
+        if (gs >= 0) log.add(warning('X12_MISSING_GE', undefined, at(i), 'IEA'));
+        if (Number(t.value(i, 1)) !== groups)
+          log.add(
+            warning(
+              'X12_IEA01_MISMATCH',
+              `IEA01 says ${t.value(i, 1) || 'nothing'}; counted ${groups}.`,
+              at(i),
+              'IEA',
+            ),
+          );
+        if (isa >= 0 && t.value(i, 2) !== t.value(isa, 13))
+          log.add(warning('X12_ISA_IEA_CONTROL_MISMATCH', undefined, at(i), 'IEA'));
+        isa = -1;
+        gs = -1;
+        break;
+      default:
+        if (safeId(id) !== id) log.add(warning('X12_BAD_SEGMENT_ID', 'Outside any transaction.', at(i)));
+        else log.add(warning('X12_OUTSIDE_TRANSACTION', `Segment ${id} ignored.`, at(i), id));
+    }
+  }
+  if (st >= 0) {
+    log.add(error('X12_TRUNCATED', undefined, at(t.segmentCount - 1)));
+    closeTransaction(t.segmentCount);
+  } else {
+    if (gs >= 0) log.add(warning('X12_MISSING_GE', 'The input ends inside a group.'));
+    if (isa >= 0) log.add(warning('X12_MISSING_IEA'));
+  }
+  return { transactions, ta1 };
+}
+
+/** A segment id fit for a message: real ids only (garbage could be anything, including PHI). */
+export function safeId(id: string): string {
+  return /^[A-Z0-9]{2,3}$/.test(id) ? id : '(invalid id)';
+}

@@ -1,0 +1,397 @@
+/**
+ * X12 tokenizer: one pass over the text that records segment boundaries and element-separator offsets in
+ * typed arrays. No field string is made until it is read (`element`, `components`, `repetitions`), so a
+ * parser that reads only what it needs allocates little. Delimiters come from the ISA (see isa.ts); a
+ * later ISA with other delimiters switches them from that segment on.
+ *
+ * Tolerated: a UTF-8 BOM, whitespace/CR/LF/indentation between segments, trailing whitespace, lowercase
+ * segment ids, any single-character terminator (`~`, newline, 0x1D, `!`, `\`), and a terminator missing
+ * at a line break (split there, with an issue).
+ */
+import { type Delimiters, X12Error, type X12Issue } from './contract.ts';
+import { findIsa, isAlnum, readIsa } from './isa.ts';
+import { error, IssueLog, warning } from './issues.ts';
+
+const LF = 10;
+const BOM = 0xfeff;
+
+/** Whitespace that may sit between segments or at a segment's end (never a delimiter here). */
+const isSpace = (c: number) =>
+  c === 32 || c === 9 || c === 13 || c === LF || c === 11 || c === 12 || c === BOM;
+
+interface Region {
+  fromSegment: number;
+  delimiters: Delimiters;
+}
+
+export class X12Tokens {
+  constructor(
+    readonly text: string,
+    /** Delimiters of the first interchange. */
+    readonly delimiters: Delimiters,
+    readonly segmentCount: number,
+    private readonly starts: Int32Array,
+    private readonly ends: Int32Array,
+    /** firstSeparator[i]..firstSeparator[i + 1] index `separators` for segment i. */
+    private readonly firstSeparator: Int32Array,
+    private readonly separators: Int32Array,
+    private readonly regions: Region[],
+    readonly issues: X12Issue[],
+  ) {}
+
+  /** 1-based position of segment i in the input, as issues report it. */
+  position(i: number): number {
+    return i + 1;
+  }
+
+  /** Segment ids already read: the parser asks for most of them several times. */
+  private ids: (string | undefined)[] | undefined;
+
+  /** Upper-case segment id (`ISA`, `EB`, ...). */
+  segmentId(i: number): string {
+    this.ids ??= new Array<string | undefined>(this.segmentCount);
+    const known = this.ids[i];
+    if (known !== undefined) return known;
+    const id = this.readId(i);
+    this.ids[i] = id;
+    return id;
+  }
+
+  private readId(i: number): string {
+    const start = this.starts[i]!;
+    const end =
+      this.firstSeparator[i + 1]! > this.firstSeparator[i]!
+        ? this.separators[this.firstSeparator[i]!]!
+        : this.ends[i]!;
+    const length = end - start;
+    if (length === 2 || length === 3) {
+      const id = internedCode(this.text, start, end);
+      if (id !== undefined) return id;
+    }
+    return this.text.slice(start, end).toUpperCase();
+  }
+
+  /** True when the segment id is 2–3 letters or digits. */
+  hasValidId(i: number): boolean {
+    const id = this.segmentId(i);
+    return id.length >= 2 && id.length <= 3 && /^[A-Z0-9]+$/.test(id);
+  }
+
+  /** Number of elements after the segment id. */
+  elementCount(i: number): number {
+    return this.firstSeparator[i + 1]! - this.firstSeparator[i]!;
+  }
+
+  /** Element n (1-based, as in the guides) as sent; '' when absent. n = 0 is the segment id. */
+  element(i: number, n: number): string {
+    if (n === 0) return this.segmentId(i);
+    const first = this.firstSeparator[i]!;
+    const count = this.firstSeparator[i + 1]! - first;
+    if (n < 1 || n > count) return '';
+    const start = this.separators[first + n - 1]! + 1;
+    const end = n < count ? this.separators[first + n]! : this.ends[i]!;
+    return start >= end ? '' : this.text.slice(start, end);
+  }
+
+  /** Element n without surrounding whitespace (real files pad elements with spaces). */
+  value(i: number, n: number): string {
+    const raw = this.element(i, n);
+    return raw === '' ? raw : raw.trim();
+  }
+
+  /**
+   * Element n as a code: trimmed and upper-cased. Short codes (1–3 letters or digits, as almost every code
+   * element is) are interned, so no string is made and table lookups hit a cached hash.
+   */
+  code(i: number, n: number): string {
+    const first = this.firstSeparator[i]!;
+    const count = this.firstSeparator[i + 1]! - first;
+    if (n < 1 || n > count) return '';
+    const start = this.separators[first + n - 1]! + 1;
+    const end = n < count ? this.separators[first + n]! : this.ends[i]!;
+    return codeAt(this.text, start, end);
+  }
+
+  /** Element n split on the repetition separator (none in 4010), each part as `code` reads it ('' kept). */
+  repetitionCodes(i: number, n: number): string[] {
+    const first = this.firstSeparator[i]!;
+    const count = this.firstSeparator[i + 1]! - first;
+    if (n < 1 || n > count) return [];
+    const start = this.separators[first + n - 1]! + 1;
+    const end = n < count ? this.separators[first + n]! : this.ends[i]!;
+    const repetition = this.delimitersAt(i).repetition;
+    const text = this.text;
+    const codes: string[] = [];
+    let from = start;
+    if (repetition) {
+      const r = repetition.charCodeAt(0);
+      for (let k = start; k < end; k++) {
+        if (text.charCodeAt(k) !== r) continue;
+        codes.push(codeAt(text, from, k));
+        from = k + 1;
+      }
+    }
+    codes.push(codeAt(text, from, end));
+    return codes;
+  }
+
+  /** Element n split on the component separator (e.g. EB13 `HC:97110` → [`HC`, `97110`]). */
+  components(i: number, n: number): string[] {
+    const raw = this.element(i, n);
+    return raw === '' ? [] : raw.split(this.delimitersAt(i).component);
+  }
+
+  /** Element n split on the repetition separator; one value when the interchange has none (4010). */
+  repetitions(i: number, n: number): string[] {
+    const raw = this.element(i, n);
+    if (raw === '') return [];
+    const repetition = this.delimitersAt(i).repetition;
+    return repetition ? raw.split(repetition) : [raw];
+  }
+
+  /** The segment's text without its terminator. */
+  segmentText(i: number): string {
+    return this.text.slice(this.starts[i]!, this.ends[i]!);
+  }
+
+  /** All elements of segment i (index 0 is the id): for small inputs, tests and `--raw`. */
+  elements(i: number): string[] {
+    const out = [this.segmentId(i)];
+    const count = this.elementCount(i);
+    for (let n = 1; n <= count; n++) out.push(this.element(i, n));
+    return out;
+  }
+
+  delimitersAt(i: number): Delimiters {
+    const regions = this.regions;
+    if (regions.length === 1) return regions[0]!.delimiters;
+    let found = regions[0]!.delimiters;
+    for (const r of regions) {
+      if (r.fromSegment > i) break;
+      found = r.delimiters;
+    }
+    return found;
+  }
+}
+
+/**
+ * Interned upper-case codes of 1–3 letters or digits (segment ids and code elements), keyed by their
+ * character codes: no string is made per read, and ids compare as references.
+ */
+const CODE_CACHE = new Map<number, string>();
+
+/** text[start, end) upper-cased and interned when it is 1–3 letters or digits; otherwise undefined. */
+function internedCode(text: string, start: number, end: number): string | undefined {
+  const length = end - start;
+  if (length < 1 || length > 3) return undefined;
+  const c0 = text.charCodeAt(start);
+  const c1 = length > 1 ? text.charCodeAt(start + 1) : 48;
+  const c2 = length > 2 ? text.charCodeAt(start + 2) : 48;
+  if (!isAlnum(c0) || !isAlnum(c1) || !isAlnum(c2)) return undefined;
+  // Clearing bit 5 upper-cases a letter and leaves digits' keys distinct from letters'.
+  const key = ((c0 & 0xdf) << 16) | ((c1 & 0xdf) << 8) | (c2 & 0xdf) | (length << 24);
+  let code = CODE_CACHE.get(key);
+  if (code === undefined) {
+    code = text.slice(start, end).toUpperCase();
+    CODE_CACHE.set(key, code);
+  }
+  return code;
+}
+
+/** text[start, end) trimmed and upper-cased; interned when it is a short code. */
+function codeAt(text: string, start: number, end: number): string {
+  const short = internedCode(text, start, end);
+  if (short !== undefined) return short;
+  if (start >= end) return '';
+  const value = text.slice(start, end).trim();
+  for (let k = 0; k < value.length; k++) {
+    const c = value.charCodeAt(k);
+    if (c >= 97 && c <= 122) return value.toUpperCase();
+  }
+  return value;
+}
+
+/** After a line break inside a segment: does a segment (id then element separator) start here? */
+function segmentStartsAt(text: string, j: number, elementCode: number): boolean {
+  while (j < text.length && isSpace(text.charCodeAt(j))) j++;
+  let n = 0;
+  while (n < 4 && isAlnum(text.charCodeAt(j + n))) n++;
+  return n >= 2 && n <= 3 && text.charCodeAt(j + n) === elementCode;
+}
+
+function firstContent(text: string): number {
+  let i = 0;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  // A UTF-8 BOM decoded as latin1.
+  if (text.startsWith('\u00ef\u00bb\u00bf', i)) i += 3;
+  return i;
+}
+
+/** Tokenizes an interchange; throws X12Error (with typed issues) when there is no readable ISA. */
+export function tokenize(text: string): X12Tokens {
+  const begin = firstContent(text);
+  if (begin >= text.length) throw new X12Error('The input is empty', [error('X12_EMPTY')]);
+  const isaAt = text.startsWith('ISA', begin) || text.startsWith('isa', begin) ? begin : findIsa(text, begin);
+  if (isaAt < 0) throw new X12Error('Not an X12 interchange: no ISA segment', [error('X12_NO_ISA')]);
+  const log = new IssueLog();
+  if (isaAt > begin) log.add(warning('X12_LEADING_GARBAGE', `${isaAt - begin} characters were skipped.`, 1));
+  const first = readIsa(text, isaAt);
+  log.addAll(first.issues);
+  const regions: Region[] = [{ fromSegment: 0, delimiters: first.delimiters }];
+
+  const length = text.length;
+  const codes = characterCodes(text, isaAt);
+  let segmentCapacity = Math.max(16, (length / 24) | 0);
+  let separatorCapacity = Math.max(64, (length / 5) | 0);
+  let starts: Int32Array<ArrayBuffer> = new Int32Array(segmentCapacity);
+  let ends = new Int32Array(segmentCapacity);
+  let firstSeparator = new Int32Array(segmentCapacity + 1);
+  let separators = new Int32Array(separatorCapacity);
+  let count = 0;
+  let separatorCount = 0;
+  let elementCode = first.delimiters.element.charCodeAt(0);
+  let terminatorCode = first.delimiters.segment.charCodeAt(0);
+  let classes = characterClasses(elementCode, terminatorCode);
+  let i = isaAt;
+
+  for (;;) {
+    let c = 0;
+    while (i < length) {
+      c = codes[i]!;
+      if (c === terminatorCode || isSpace(c)) i++;
+      else break;
+    }
+    if (i >= length) break;
+    if (count > 0 && (c === 73 || c === 105) && isIsaAt(text, i)) {
+      const next = readIsaOrNull(text, i, count + 1, log);
+      if (next) {
+        const previous = regions[regions.length - 1]!.delimiters;
+        if (!sameDelimiters(previous, next.delimiters)) {
+          log.add(warning('X12_DELIMITERS_CHANGED', undefined, count + 1, 'ISA'));
+          regions.push({ fromSegment: count, delimiters: next.delimiters });
+          elementCode = next.delimiters.element.charCodeAt(0);
+          terminatorCode = next.delimiters.segment.charCodeAt(0);
+          classes = characterClasses(elementCode, terminatorCode);
+        }
+      }
+    }
+    if (count === segmentCapacity) {
+      segmentCapacity *= 2;
+      starts = grow(starts, segmentCapacity);
+      ends = grow(ends, segmentCapacity);
+      firstSeparator = grow(firstSeparator, segmentCapacity + 1);
+    }
+    const start = i;
+    firstSeparator[count] = separatorCount;
+    let brokenLine = false;
+    for (i++; i < length; i++) {
+      const kind = classes[codes[i]!]!;
+      if (kind === 0) continue;
+      if (kind === ELEMENT) {
+        if (separatorCount === separatorCapacity) {
+          separatorCapacity *= 2;
+          separators = grow(separators, separatorCapacity);
+        }
+        separators[separatorCount++] = i;
+      } else if (kind === TERMINATOR) {
+        break;
+      } else if (segmentStartsAt(text, i + 1, elementCode)) {
+        brokenLine = true;
+        break;
+      }
+    }
+    let end = i;
+    while (end > start + 1 && isSpace(text.charCodeAt(end - 1))) end--;
+    // Trimming never crosses the last separator: an element that was only spaces reads as ''.
+    if (separatorCount > firstSeparator[count]! && end <= separators[separatorCount - 1]!)
+      end = separators[separatorCount - 1]! + 1;
+    starts[count] = start;
+    ends[count] = end;
+    count++;
+    if (brokenLine) log.add(warning('X12_MISSING_TERMINATOR', undefined, count));
+    i++;
+  }
+  firstSeparator[count] = separatorCount;
+  return new X12Tokens(
+    text,
+    first.delimiters,
+    count,
+    starts,
+    ends,
+    firstSeparator,
+    separators,
+    regions,
+    log.finish(),
+  );
+}
+
+const ELEMENT = 1;
+const TERMINATOR = 2;
+const LINE_BREAK = 3;
+
+const CLASS_TABLES = new Map<number, Uint8Array>();
+
+/** One lookup per character instead of three comparisons in the hot loop; tables are kept per delimiter pair. */
+function characterClasses(elementCode: number, terminatorCode: number): Uint8Array {
+  const key = elementCode * 65536 + terminatorCode;
+  const cached = CLASS_TABLES.get(key);
+  if (cached) return cached;
+  const classes = new Uint8Array(65536);
+  if (CLASS_TABLES.size < 64) CLASS_TABLES.set(key, classes);
+  if (terminatorCode !== LF) classes[LF] = LINE_BREAK;
+  classes[elementCode] = ELEMENT;
+  classes[terminatorCode] = TERMINATOR;
+  return classes;
+}
+
+const WIDE = /[\u0100-\uffff]/g;
+
+/**
+ * The text's UTF-16 code units as a typed array: a typed-array scan runs about twice as fast as
+ * charCodeAt. Latin-1 bytes when every unit after the ISA fits in one (offsets stay the same); 16-bit
+ * units otherwise, so that no wide character can alias a delimiter.
+ */
+function characterCodes(text: string, from: number): Uint8Array | Uint16Array {
+  WIDE.lastIndex = from;
+  const wide = WIDE.test(text);
+  WIDE.lastIndex = 0;
+  if (!wide) return Buffer.from(text, 'latin1');
+  const units = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+  return units;
+}
+
+function grow(array: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(capacity);
+  bigger.set(array);
+  return bigger;
+}
+
+function isIsaAt(text: string, i: number): boolean {
+  const s = text.charCodeAt(i + 1) & 0xdf;
+  const a = text.charCodeAt(i + 2) & 0xdf;
+  return s === 83 && a === 65 && !isAlnum(text.charCodeAt(i + 3)) && !isSpace(text.charCodeAt(i + 3));
+}
+
+function readIsaOrNull(text: string, at: number, position: number, log: IssueLog) {
+  try {
+    const info = readIsa(text, at, position);
+    log.addAll(info.issues);
+    return info;
+  } catch (err) {
+    if (err instanceof X12Error) {
+      for (const item of err.issues) log.add({ ...item, severity: 'warning' });
+      return null;
+    }
+    throw err;
+  }
+}
+
+function sameDelimiters(a: Delimiters, b: Delimiters): boolean {
+  return (
+    a.element === b.element &&
+    a.component === b.component &&
+    a.repetition === b.repetition &&
+    a.segment === b.segment
+  );
+}

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  client,
+  sandboxRequest,
+  startTestService,
+  type TestService,
+  waitForResult,
+} from '../helpers/service.ts';
+
+let svc: TestService;
+before(async () => {
+  svc = await startTestService();
+});
+after(() => svc.stop());
+
+const FAILED_KEYS = ['errors', 'id', 'payer', 'status', 'subscriber', 'tradingPartnerServiceId'];
+
+test('COMPLETED carries the full result', async () => {
+  const c = client(svc.url, svc.apiKey);
+  const { body } = await c.post(
+    '/api/eligibility',
+    sandboxRequest({ memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' }),
+  );
+  const result = await waitForResult(c, body.id);
+  assert.equal(result.status, 'COMPLETED');
+  assert.equal(result.id, body.id);
+  for (const field of [
+    'provider',
+    'payer',
+    'subscriber',
+    'dependents',
+    'planInformation',
+    'planDateInformation',
+    'planActive',
+    'benefits',
+    'benefitsInformation',
+    'confidence',
+    'meta',
+    'subscriberTraceNumbers',
+    'x12',
+    'tradingPartnerServiceId',
+  ]) {
+    assert.ok(field in result, `COMPLETED result lacks ${field}`);
+  }
+  assert.equal(result.errors, undefined);
+  assert.match(result.x12, /^ISA/);
+  assert.equal(
+    (await c.get(`/api/eligibility/${body.id}/status`)).headers.get('content-type'),
+    'application/json; charset=utf-8',
+  );
+});
+
+test('FAILED carries exactly id, status, payer, subscriber, tradingPartnerServiceId and errors', async () => {
+  const c = client(svc.url, svc.apiKey);
+  const { body } = await c.post(
+    '/api/eligibility',
+    sandboxRequest({ memberId: 'SBX9999999', firstName: 'NO', lastName: 'ONE', dateOfBirth: '19800101' }),
+  );
+  const result = await waitForResult(c, body.id);
+  assert.equal(result.status, 'FAILED');
+  assert.deepEqual(Object.keys(result).sort(), FAILED_KEYS);
+  assert.deepEqual(Object.keys(result.payer).sort(), ['payerId', 'payerName']);
+  assert.deepEqual(result.subscriber, {
+    memberId: 'SBX9999999',
+    firstName: 'NO',
+    lastName: 'ONE',
+    dateOfBirth: '19800101',
+  });
+});
+
+test('an unknown payer FAILS with SH01 and its spec description and follow-up', async () => {
+  const c = client(svc.url, svc.apiKey);
+  const { body } = await c.post('/api/eligibility', {
+    ...sandboxRequest({
+      memberId: 'SBX1000001',
+      firstName: 'JANE',
+      lastName: 'DOE',
+      dateOfBirth: '19800115',
+    }),
+    tradingPartnerServiceId: 'NOPAYER',
+  });
+  const result = await waitForResult(c, body.id);
+  assert.equal(result.status, 'FAILED');
+  assert.deepEqual(Object.keys(result).sort(), FAILED_KEYS);
+  assert.equal(result.errors[0].code, 'SH01');
+  assert.equal(result.errors[0].description, 'Payer not supported');
+  assert.equal(result.errors[0].followupAction, 'Resubmission Not Allowed');
+  assert.equal(result.tradingPartnerServiceId, 'NOPAYER');
+});
+
+test('the status body is stable: the same bytes on every read', async () => {
+  const c = client(svc.url, svc.apiKey);
+  const { body } = await c.post(
+    '/api/eligibility',
+    sandboxRequest({ memberId: 'SBX1000002', firstName: 'JOHN', lastName: 'SMITH', dateOfBirth: '19750704' }),
+  );
+  await waitForResult(c, body.id);
+  const a = await fetch(`${svc.url}/api/eligibility/${body.id}/status`, {
+    headers: { authorization: `Key ${svc.apiKey}` },
+  }).then((r) => r.text());
+  const b = await fetch(`${svc.url}/api/eligibility/${body.id}/status`, {
+    headers: { authorization: `Key ${svc.apiKey}` },
+  }).then((r) => r.text());
+  assert.equal(a, b);
+});

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createApiKey } from '../../src/tenancy/api-keys.ts';
+import { createOrganization, setEligibilityEnabled } from '../../src/tenancy/organizations.ts';
+import { client, sandboxRequest, startTestService, type TestService } from '../helpers/service.ts';
+
+const JANE = { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
+let svc: TestService;
+before(async () => {
+  svc = await startTestService({ roles: { api: true, worker: false } });
+});
+after(() => svc.stop());
+
+async function key(scopes: ('eligibility:read' | 'eligibility:write')[], orgId = svc.organizationId) {
+  return (
+    await createApiKey(svc.service.store.db, svc.service.keys.apiKeyPepper, {
+      organizationId: orgId,
+      name: 't',
+      scopes,
+      mode: 'test',
+    })
+  ).key;
+}
+
+test('no key, wrong scheme, malformed and unknown keys answer 401', async () => {
+  const body = sandboxRequest(JANE);
+  for (const headers of <Record<string, string>[]>[
+    {},
+    { authorization: `Bearer ${svc.apiKey}` },
+    { authorization: 'Key ' },
+    { authorization: 'Key elig_test_nope' },
+    { authorization: `Key ${svc.apiKey.slice(0, -1)}${svc.apiKey.endsWith('a') ? 'b' : 'a'}` },
+  ]) {
+    const res = await client(svc.url).post('/api/eligibility', body, headers);
+    assert.equal(res.status, 401, JSON.stringify(headers));
+    assert.equal(res.body.code, 'UnauthorizedException');
+  }
+});
+
+test('authentication comes before validation: an invalid body without a key is 401', async () => {
+  const res = await client(svc.url).post('/api/eligibility', { nonsense: true });
+  assert.equal(res.status, 401);
+});
+
+test('a read-only key cannot submit (403)', async () => {
+  const res = await client(svc.url, await key(['eligibility:read'])).post(
+    '/api/eligibility',
+    sandboxRequest(JANE),
+  );
+  assert.equal(res.status, 403);
+  assert.equal(res.body.code, 'AccessDeniedException');
+  assert.match(res.body.message, /eligibility:write/);
+});
+
+test('an organization not enabled for eligibility gets 403 with the spec message', async () => {
+  const org = await createOrganization(svc.service.store.db, 'Disabled Clinic');
+  const k = await key(['eligibility:read', 'eligibility:write'], org.id);
+  await setEligibilityEnabled(svc.service.store.db, org.id, false);
+  const res = await client(svc.url, k).post('/api/eligibility', sandboxRequest(JANE));
+  assert.equal(res.status, 403);
+  assert.match(res.body.message, /not configured for eligibility/);
+});
+
+test('a revoked key stops working at once', async () => {
+  const k = await key(['eligibility:read', 'eligibility:write']);
+  const c = client(svc.url, k);
+  assert.equal((await c.post('/api/eligibility', sandboxRequest(JANE))).status, 202);
+  const { revokeApiKey } = await import('../../src/tenancy/api-keys.ts');
+  const { rows } = await svc.service.store.db.query<{ id: string }>(
+    'SELECT id FROM api_keys WHERE prefix = $1',
+    [k.slice(0, 18)],
+  );
+  assert.ok(await revokeApiKey(svc.service.store.db, svc.organizationId, rows[0]!.id));
+  await svc.service.store.db.notify('elig_keys');
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal((await c.post('/api/eligibility', sandboxRequest(JANE))).status, 401);
+});
+
+test('keys are stored only as hashes', async () => {
+  const { rows } = await svc.service.store.db.query<{ hash: string; prefix: string }>(
+    'SELECT hash, prefix FROM api_keys',
+  );
+  for (const r of rows) {
+    assert.match(r.hash, /^[0-9a-f]{64}$/);
+    assert.notEqual(r.hash, svc.apiKey);
+  }
+  const dump = JSON.stringify((await svc.service.store.db.query('SELECT * FROM api_keys')).rows);
+  assert.ok(!dump.includes(svc.apiKey));
+});
+
+test('error responses never carry a stack trace', async () => {
+  const res = await client(svc.url, svc.apiKey).post('/api/eligibility', '{bad json');
+  assert.ok(!JSON.stringify(res.body).includes('at '));
+});

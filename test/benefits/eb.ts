@@ -1,0 +1,58 @@
+/**
+ * Test helper: writes one benefitsInformation object the way the X12 parser produces it (strings for
+ * amounts, an array for EB03), from the EB text of docs/sandbox-271.md so a reader can check each test
+ * row against the conventions. Element positions are the real X12 ones: EB01 code, EB02 level, EB03 STCs
+ * (repetitions split on `^`), EB04 insurance type, EB05 plan, EB06 time, EB07 amount, EB08 percent,
+ * EB09 quantity qualifier, EB10 quantity, EB11 auth, EB12 network. MSG and HSD come as options.
+ */
+import type { BenefitsInformation } from '../../src/checks/schema.ts';
+
+export interface EbExtras {
+  msg?: string[];
+  /** HSD elements: [HSD01 qualifier, HSD02 quantity, HSD03, HSD04, HSD05 period, HSD06 periods]. */
+  hsd?: string[][];
+  procedureCode?: string;
+}
+
+export function eb(text: string, extras: EbExtras = {}): BenefitsInformation {
+  const e = text.split('*');
+  if (e[0] !== 'EB') throw new Error('test rows start with EB');
+  const el = (n: number) => (e[n] === undefined || e[n] === '' ? undefined : e[n]);
+  const row: BenefitsInformation = {};
+  const set = (key: keyof BenefitsInformation, n: number) => {
+    const v = el(n);
+    if (v !== undefined) (row as Record<string, unknown>)[key] = v;
+  };
+  set('code', 1);
+  set('coverageLevelCode', 2);
+  if (el(3) !== undefined) row.serviceTypeCodes = el(3)!.split('^');
+  set('insuranceTypeCode', 4);
+  set('planCoverage', 5);
+  set('timeQualifierCode', 6);
+  set('benefitAmount', 7);
+  set('benefitPercent', 8);
+  set('quantityQualifierCode', 9);
+  set('benefitQuantity', 10);
+  set('authOrCertIndicator', 11);
+  set('inPlanNetworkIndicatorCode', 12);
+  if (extras.msg) row.additionalInformation = extras.msg.map((description) => ({ description }));
+  if (extras.hsd) {
+    row.benefitsServiceDelivery = extras.hsd.map(([q, n, unit, modulus, period, periods]) => {
+      const d: NonNullable<BenefitsInformation['benefitsServiceDelivery']>[number] = {};
+      if (q) d.quantityQualifierCode = q;
+      if (n) d.quantity = n;
+      if (unit) d.unitForMeasurementCode = unit;
+      if (modulus) d.sampleSelectionModulus = modulus;
+      if (period) d.timePeriodQualifierCode = period;
+      if (periods) d.numOfPeriods = periods;
+      return d;
+    });
+  }
+  if (extras.procedureCode) {
+    row.compositeMedicalProcedureIdentifier = {
+      productOrServiceIdQualifierCode: 'HC',
+      procedureCode: extras.procedureCode,
+    };
+  }
+  return row;
+}

@@ -1,0 +1,172 @@
+/**
+ * The CLI contract (design.md): org create / key create print the id / key alone on stdout, and work both
+ * with no server and while a server holds the PGlite directory; `check --wait` shows progress and prints
+ * the result.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import {
+  client,
+  dropTestSchema,
+  sandboxRequest,
+  startTestService,
+  type TestService,
+  testConfig,
+} from '../helpers/service.ts';
+
+function elig(
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/elig.mjs', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+function envOf(config: ReturnType<typeof testConfig>): Record<string, string | undefined> {
+  return {
+    ELIG_ENV: 'test',
+    DATA_DIR: config.dataDir,
+    DATABASE_URL: config.databaseUrl ?? '',
+    DATABASE_SCHEMA: config.databaseSchema,
+    LOG_LEVEL: 'silent',
+  };
+}
+
+test('without a server: org create then key create, each printing one line', async () => {
+  const config = testConfig();
+  try {
+    const org = await elig(['org', 'create', '--name', 'Cli Clinic'], envOf(config));
+    assert.equal(org.code, 0, org.stderr);
+    assert.match(org.stdout, /^org_[0-9A-Za-z]{20}\n$/);
+    const key = await elig(
+      ['key', 'create', '--org', org.stdout.trim(), '--name', 'ci', '--scopes', 'eligibility:read'],
+      envOf(config),
+    );
+    assert.equal(key.code, 0, key.stderr);
+    assert.match(key.stdout, /^elig_test_[0-9A-Za-z]{40}\n$/);
+    assert.match(key.stderr, /shown only once/);
+    const bad = await elig(
+      ['key', 'create', '--org', org.stdout.trim(), '--name', 'x', '--scopes', 'admin'],
+      envOf(config),
+    );
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /unknown scope/);
+  } finally {
+    await dropTestSchema(config);
+    rmSync(config.dataDir, { recursive: true, force: true });
+  }
+});
+
+let svc: TestService;
+before(async () => {
+  svc = await startTestService();
+});
+after(() => svc.stop());
+
+test('while the server holds the store: key create goes through it and the key works', async () => {
+  const env = envOf(svc.config);
+  const key = await elig(['key', 'create', '--org', svc.organizationId, '--name', 'from cli'], env);
+  assert.equal(key.code, 0, key.stderr);
+  const res = await client(svc.url, key.stdout.trim()).post(
+    '/api/eligibility',
+    sandboxRequest({ memberId: 'SBX1000002', firstName: 'JOHN', lastName: 'SMITH', dateOfBirth: '19750704' }),
+  );
+  assert.equal(res.status, 202);
+  const missing = await elig(['key', 'create', '--org', 'org_doesnotexist', '--name', 'x'], env);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /no organization/);
+});
+
+test('check --wait prints progress on stderr and the result JSON on stdout', async () => {
+  const res = await elig(
+    [
+      'check',
+      '--payer',
+      'SANDBOX',
+      '--member',
+      'SBX1000001',
+      '--first',
+      'JANE',
+      '--last',
+      'DOE',
+      '--dob',
+      '19800115',
+      '--wait',
+      '--url',
+      svc.url,
+    ],
+    { ...envOf(svc.config), ELIG_API_KEY: svc.apiKey },
+  );
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stderr, /COMPLETED after/);
+  const result = JSON.parse(res.stdout);
+  assert.equal(result.status, 'COMPLETED');
+  assert.equal(result.benefits.length, 7);
+});
+
+test('check without a key explains where to get one', async () => {
+  const res = await elig(['check', '--payer', 'SANDBOX', '--url', svc.url], {
+    ...envOf(svc.config),
+    ELIG_API_KEY: '',
+  });
+  assert.equal(res.code, 1);
+  assert.match(res.stderr, /ELIG_API_KEY/);
+});
+
+test('unknown commands print usage and exit 1', async () => {
+  const res = await elig(['frobnicate'], envOf(svc.config));
+  assert.equal(res.code, 1);
+  assert.match(res.stderr, /Usage: elig/);
+});
+
+test('user create prints a one-time portal link that works once', async () => {
+  // On PostgreSQL no lock file names the server, so operators set PUBLIC_URL; on PGlite the lock does.
+  const env = { ...envOf(svc.config), PUBLIC_URL: svc.config.databaseUrl ? svc.url : undefined };
+  const res = await elig(
+    ['user', 'create', '--org', svc.organizationId, '--email', 'frontdesk@demo-clinic.example'],
+    env,
+  );
+  assert.equal(res.code, 0, res.stderr);
+  const link = res.stdout.trim();
+  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/portal\/login\/[0-9A-Za-z]{40}$/);
+  const page = await fetch(link, { redirect: 'manual' });
+  assert.ok(page.status < 500, `link answered ${page.status}`);
+  const dup = await elig(
+    ['user', 'create', '--org', svc.organizationId, '--email', 'frontdesk@demo-clinic.example'],
+    env,
+  );
+  assert.equal(dup.code, 1);
+  assert.match(dup.stderr, /already exists/);
+  const reset = await elig(['user', 'reset-password', '--email', 'frontdesk@demo-clinic.example'], env);
+  assert.equal(reset.code, 0, reset.stderr);
+  assert.notEqual(reset.stdout.trim(), link);
+});
+
+test('user create without PUBLIC_URL or a running server says the link address is a guess', async () => {
+  const config = testConfig();
+  try {
+    const env = envOf(config);
+    const org = await elig(['org', 'create', '--name', 'Link Clinic'], env);
+    assert.equal(org.code, 0, org.stderr);
+    const res = await elig(['user', 'create', '--org', org.stdout.trim(), '--email', 'it@link.example'], {
+      ...env,
+      PUBLIC_URL: undefined,
+    });
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stderr, /set PUBLIC_URL/);
+  } finally {
+    rmSync(config.dataDir, { recursive: true, force: true });
+    await dropTestSchema(config);
+  }
+});

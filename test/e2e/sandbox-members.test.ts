@@ -1,0 +1,303 @@
+/**
+ * Every sandbox member end to end: submit over HTTP, the worker builds a 270, the sandbox answers a 271,
+ * the parser and interpreter read it, and the numbers of ../shared/spec/sandbox-payer.md come back.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  client,
+  sandboxRequest,
+  startTestService,
+  type TestService,
+  waitForResult,
+} from '../helpers/service.ts';
+
+let svc: TestService;
+before(async () => {
+  svc = await startTestService({
+    config: { checkMaxAttempts: 3, payerTimeoutMs: 300, leaseMs: 5000, checkRetryBaseMs: 10 },
+  });
+});
+after(() => svc.stop());
+
+async function run(memberId: string, firstName: string, lastName: string, dateOfBirth: string) {
+  const c = client(svc.url, svc.apiKey);
+  const res = await c.post(
+    '/api/eligibility',
+    sandboxRequest({ memberId, firstName, lastName, dateOfBirth }),
+  );
+  assert.equal(res.status, 202);
+  return waitForResult(c, res.body.id);
+}
+
+const byType = (result: any) => Object.fromEntries(result.benefits.map((b: any) => [b.serviceType, b]));
+
+const TABLE_A: [string, number | null, number | null, boolean, number | null, number | null, boolean][] = [
+  ['Preventive Nutrition', 0, null, false, 6, 1, false],
+  ['Medical Nutrition', 20, null, false, 12, 0, false],
+  ['Outpatient Physical Therapy', 30, null, true, 20, 4, false],
+  ['Mental Health', 25, null, false, null, null, true],
+  ['Occupational Therapy', null, 0.2, true, 20, 2, false],
+  ['Speech Therapy', null, 0.2, true, 20, 0, true],
+  ['Chiropractic', 15, null, false, 12, 5, false],
+];
+
+function assertTableA(result: any) {
+  assert.equal(result.status, 'COMPLETED');
+  assert.equal(result.planActive, true);
+  assert.equal(result.planInformation.planName, 'Sandbox PPO Gold');
+  assert.equal(result.subscriber.groupNumber ?? result.planInformation.groupNumber, 'G-12345');
+  assert.equal(result.planDateInformation.eligibility, '20260101');
+  assert.equal(result.planDateInformation.plan, '20260101-20261231');
+  assert.equal(result.benefits.length, 7);
+  const entries = byType(result);
+  for (const [type, copay, coinsurance, deductibleApplies, visitLimit, visitsUsed, auth] of TABLE_A) {
+    const e = entries[type];
+    assert.ok(e, `no entry for ${type}`);
+    const actual = {
+      coverageStatus: e.coverageStatus,
+      inNetwork: e.inNetwork,
+      copay: e.copay,
+      coinsurance: e.coinsurance,
+      deductible: e.deductible,
+      deductibleRemaining: e.deductibleRemaining,
+      familyDeductible: e.familyDeductible,
+      familyDeductibleRemaining: e.familyDeductibleRemaining,
+      deductibleApplies: e.deductibleApplies,
+      outOfPocketMax: e.outOfPocketMax,
+      outOfPocketRemaining: e.outOfPocketRemaining,
+      familyOutOfPocketMax: e.familyOutOfPocketMax,
+      familyOutOfPocketRemaining: e.familyOutOfPocketRemaining,
+      visitLimit: e.visitLimit,
+      visitsUsed: e.visitsUsed,
+      authorizationRequired: e.authorizationRequired,
+    };
+    assert.deepEqual(
+      actual,
+      {
+        coverageStatus: 'Active Coverage',
+        inNetwork: true,
+        copay,
+        coinsurance,
+        deductible: 1500,
+        deductibleRemaining: 500,
+        familyDeductible: 3000,
+        familyDeductibleRemaining: 2000,
+        deductibleApplies,
+        outOfPocketMax: 5000,
+        outOfPocketRemaining: 3200,
+        familyOutOfPocketMax: 10000,
+        familyOutOfPocketRemaining: 8000,
+        visitLimit,
+        visitsUsed,
+        authorizationRequired: auth,
+      },
+      type,
+    );
+    assert.ok(e.confidence.score >= 0.8, `${type} confidence ${e.confidence.score}`);
+    assert.ok(e.confidence.criteria.length > 0);
+  }
+}
+
+const TABLE_B: [string, string, number | null, boolean | null][] = [
+  ['Preventive Nutrition', 'Active Coverage', 0, false],
+  ['Medical Nutrition', 'Active Coverage', 10, false],
+  ['Outpatient Physical Therapy', 'Active Coverage', 20, true],
+  ['Mental Health', 'Active Coverage', 20, true],
+  ['Occupational Therapy', 'Active Coverage', 20, true],
+  ['Speech Therapy', 'Active Coverage', 20, true],
+];
+
+function assertTableB(result: any) {
+  assert.equal(result.status, 'COMPLETED');
+  assert.equal(result.planInformation.planName, 'Sandbox HMO Silver');
+  assert.equal(result.subscriber.groupNumber ?? result.planInformation.groupNumber, 'G-67890');
+  const entries = byType(result);
+  assert.equal(result.benefits.length, 7);
+  for (const [type, coverageStatus, copay, auth] of TABLE_B) {
+    const e = entries[type];
+    assert.equal(e.coverageStatus, coverageStatus, type);
+    assert.equal(e.copay, copay, type);
+    assert.equal(e.authorizationRequired, auth, type);
+    assert.equal(e.inNetwork, true, type);
+    assert.equal(e.deductible, null, type);
+    assert.equal(e.deductibleApplies, false, type);
+    assert.equal(e.outOfPocketMax, 3000, type);
+    assert.equal(e.outOfPocketRemaining, 2500, type);
+    assert.equal(e.familyOutOfPocketMax, 6000, type);
+    assert.equal(e.familyOutOfPocketRemaining, 5500, type);
+  }
+  const chiro = entries.Chiropractic;
+  assert.equal(chiro.coverageStatus, 'Not Covered');
+  for (const f of ['copay', 'coinsurance', 'deductible', 'outOfPocketMax', 'visitLimit']) {
+    assert.ok(chiro[f] === undefined || chiro[f] === null, `Not Covered entry carries ${f}`);
+  }
+}
+
+describe('sandbox members', () => {
+  test('SBX1000001: Table A, in network, one dependent', async () => {
+    const result = await run('SBX1000001', 'JANE', 'DOE', '19800115');
+    assertTableA(result);
+    assert.equal(result.payer.payerName, 'Sandbox Health Plan');
+    assert.equal(result.subscriber.memberId, 'SBX1000001');
+    assert.equal(result.subscriber.firstName, 'JANE');
+    assert.equal(result.subscriber.dateOfBirth, '19800115');
+    assert.equal(result.dependents.length, 1);
+    assert.equal(result.dependents[0].firstName, 'JOHNNY');
+    assert.equal(result.dependents[0].dateOfBirth, '20150302');
+    assert.ok(
+      result.benefitsInformation.some(
+        (b: any) => b.inPlanNetworkIndicatorCode === 'N' && b.benefitPercent?.includes('.4'),
+      ),
+      'the 271 carries out-of-network rows',
+    );
+    assert.equal(result.subscriberTraceNumbers.length > 0, true);
+  });
+
+  test('SBX1000002: Table B, HMO, chiropractic not covered, no deductible', async () => {
+    assertTableB(await run('SBX1000002', 'JOHN', 'SMITH', '19750704'));
+  });
+
+  test('SBX1000003: plan inactive: COMPLETED, planActive false, no benefits, a warning', async () => {
+    const result = await run('SBX1000003', 'MARIA', 'GARCIA', '19900210');
+    assert.equal(result.status, 'COMPLETED');
+    assert.equal(result.planActive, false);
+    assert.deepEqual(result.benefits, []);
+    assert.ok(result.warnings.length >= 1);
+  });
+
+  test('SBX1000004: plan-level benefits only: seven derived entries with lower confidence', async () => {
+    const a = await run('SBX1000001', 'JANE', 'DOE', '19800115');
+    const result = await run('SBX1000004', 'ROBERT', 'JOHNSON', '19650830');
+    assert.equal(result.benefits.length, 7);
+    const minA = Math.min(...a.benefits.map((b: any) => b.confidence.score));
+    for (const e of result.benefits) {
+      assert.equal(e.coverageStatus, 'Active Coverage');
+      assert.ok(e.confidence.score < minA, `${e.serviceType} ${e.confidence.score} should be below ${minA}`);
+      assert.ok(
+        e.confidence.criteria.some((c: string) => /plan.level/i.test(c)),
+        e.confidence.criteria.join('|'),
+      );
+    }
+  });
+
+  test('SBX1000005: active with no amounts: Active Coverage, null cost fields, low confidence', async () => {
+    const result = await run('SBX1000005', 'LINDA', 'WILLIAMS', '19881122');
+    assert.equal(result.benefits.length, 7);
+    for (const e of result.benefits) {
+      assert.equal(e.coverageStatus, 'Active Coverage');
+      for (const f of ['copay', 'coinsurance', 'deductible', 'outOfPocketMax', 'visitLimit'])
+        assert.equal(e[f] ?? null, null, f);
+      assert.ok(e.confidence.score <= 0.5, `${e.serviceType} ${e.confidence.score}`);
+    }
+  });
+
+  test('SBX1000006: nothing usable: COMPLETED with benefits []', async () => {
+    const result = await run('SBX1000006', 'PAT', 'TAYLOR', '19770909');
+    assert.equal(result.status, 'COMPLETED');
+    assert.deepEqual(result.benefits, []);
+  });
+
+  test('SBX1000008: flaky payer: two transient AAA 42 answers, then Table A', async () => {
+    const result = await run('SBX1000008', 'SUSAN', 'DAVIS', '19820505');
+    assertTableA(result);
+  });
+
+  test('SBX1000009: payer never answers: FAILED SH02 after the retry budget', async () => {
+    const result = await run('SBX1000009', 'JAMES', 'MILLER', '19591212');
+    assert.equal(result.status, 'FAILED');
+    assert.equal(result.errors[0].code, 'SH02');
+    assert.equal(result.errors[0].followupAction, 'Resubmission Allowed');
+    const { rows } = await svc.service.store.db.query<{ attempts: number }>(
+      'SELECT attempts FROM checks WHERE id = $1',
+      [result.id],
+    );
+    assert.equal(rows[0]!.attempts, 3);
+  });
+
+  test('SBX1000010: Table B with two dependents, one with aaaErrors 73', async () => {
+    const result = await run('SBX1000010', 'EMMA', 'WILSON', '19850315');
+    assertTableB(result);
+    assert.equal(result.dependents.length, 2);
+    const noah = result.dependents.find((d: any) => d.firstName === 'NOAH');
+    assert.equal(noah.dateOfBirth, '20120101');
+    assert.equal(noah.aaaErrors[0].code, '73');
+    const other = result.dependents.find((d: any) => d.firstName !== 'NOAH');
+    assert.ok(!other.aaaErrors?.length);
+  });
+
+  for (const [memberId, code, description] of [
+    ['SBX1000067', '67', 'Patient not found'],
+    ['SBX1000077', '77', 'Subscriber found, patient not found'],
+  ]) {
+    test(`${memberId}: FAILED with AAA ${code}`, async () => {
+      const result = await run(memberId!, 'ANY', 'PERSON', '19900101');
+      assert.equal(result.status, 'FAILED');
+      assert.deepEqual(result.errors[0], {
+        ...result.errors[0],
+        code,
+        description,
+        field: 'AAA',
+        followupAction: 'Please Correct and Resubmit',
+      });
+    });
+  }
+
+  const matching: [string, string, string, string, string, string][] = [
+    ['bad member id form', 'ABC123', 'JANE', 'DOE', '19800115', '72'],
+    ['unknown member', 'SBX1999999', 'JANE', 'DOE', '19800115', '75'],
+    ['last name mismatch', 'SBX1000001', 'JANE', 'ROE', '19800115', '73'],
+    ['date of birth mismatch', 'SBX1000001', 'JANE', 'DOE', '19800116', '71'],
+  ];
+  for (const [label, memberId, first, last, dob, code] of matching) {
+    test(`matching: ${label} → AAA ${code} in Loop 2100C`, async () => {
+      const result = await run(memberId, first, last, dob);
+      assert.equal(result.status, 'FAILED');
+      assert.equal(result.errors[0].code, code);
+      assert.equal(result.errors[0].field, 'AAA');
+      assert.equal(result.errors[0].location, 'Loop 2100C');
+      assert.equal(result.errors[0].followupAction, 'Please Correct and Resubmit');
+    });
+  }
+
+  test('last name matching is case-insensitive', async () => {
+    assertTableA(await run('SBX1000001', 'jane', 'doe', '19800115'));
+  });
+});
+
+describe('no PHI in logs', () => {
+  test('the logs of this whole run contain no member name, date of birth, member id or X12', () => {
+    const text = svc.logs.text;
+    assert.ok(svc.logs.lines.length > 10, 'logs were captured');
+    for (const needle of [
+      'SBX10000',
+      'JANE',
+      'JOHNNY',
+      'SMITH',
+      'GARCIA',
+      'JOHNSON',
+      'WILLIAMS',
+      'TAYLOR',
+      'DAVIS',
+      'MILLER',
+      'WILSON',
+      'NOAH',
+      '19800115',
+      '19750704',
+      '19900210',
+      '19650830',
+      '19881122',
+      '19770909',
+      '19820505',
+      '19591212',
+      '19850315',
+      '20150302',
+      '20120101',
+      'ISA*',
+      'EB*',
+      'NM1*',
+    ]) {
+      assert.ok(!text.includes(needle), `logs contain ${needle}`);
+    }
+  });
+});

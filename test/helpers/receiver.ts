@@ -1,0 +1,55 @@
+/** A real webhook receiver on 127.0.0.1 that records every request with its raw body. */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+export class Receiver {
+  readonly received: Received[] = [];
+  /** Status codes to answer, in order; 200 when exhausted. */
+  script: number[] = [];
+  private server: Server | undefined;
+  url = '';
+
+  async start(port = 0): Promise<this> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        this.received.push({
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        });
+        res.statusCode = this.script.shift() ?? 200;
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    const address = this.server.address() as { port: number };
+    this.url = `http://127.0.0.1:${address.port}/hook`;
+    return this;
+  }
+
+  get port(): number {
+    return Number(new URL(this.url).port);
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    this.server?.closeAllConnections();
+  }
+
+  async waitFor(count: number, timeoutMs = 15_000): Promise<Received[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      if (Date.now() > deadline)
+        throw new Error(`receiver got ${this.received.length} of ${count} deliveries`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return this.received;
+  }
+}

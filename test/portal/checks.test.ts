@@ -1,0 +1,216 @@
+/**
+ * Checks in the portal: the run-a-check form (same validation as the API, PHI only in POST bodies), the
+ * detail page as a person reads it, the list (masked member ids, filters, pages), tenant isolation, and no
+ * PHI in the logs.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { PRODUCT_SERVICE_TYPES } from '../../src/checks/schema.ts';
+import { submitCheck } from '../../src/checks/submit.ts';
+import { createPortalUser, issuePasswordResetLink } from '../../src/portal/index.ts';
+import { createApiKey } from '../../src/tenancy/api-keys.ts';
+import { createOrganization } from '../../src/tenancy/organizations.ts';
+import { queueTestEvent } from '../../src/webhooks/deliveries.ts';
+import {
+  type PortalClient,
+  type PortalHarness,
+  signInWithLink,
+  startPortal,
+  waitForCheck,
+} from './helpers.ts';
+
+let h: PortalHarness;
+let owner: PortalClient;
+let janeCheck: string;
+const JANE = {
+  tradingPartnerServiceId: 'SANDBOX',
+  'provider.organizationName': 'Demo Clinic',
+  'provider.npi': '1234567893',
+  'subscriber.memberId': 'SBX1000001',
+  'subscriber.firstName': 'JANE',
+  'subscriber.lastName': 'DOE',
+  'subscriber.dateOfBirth': '1980-01-15',
+};
+
+before(async () => {
+  h = await startPortal();
+  owner = await signInWithLink(h.url, h.loginPath);
+});
+after(() => h.stop());
+
+test('the form shows field errors from the same validation as the API, keeping what was typed', async () => {
+  const res = await owner.submit('/portal/checks/new', '/portal/checks/new', {
+    ...JANE,
+    'provider.npi': '1234567890',
+    'subscriber.memberId': '',
+    'subscriber.dateOfBirth': '19801345',
+    'encounter.serviceTypeCodes': '30, ZZ',
+  });
+  assert.equal(res.status, 400);
+  assert.match(res.text, /There is a problem/);
+  assert.match(res.text, /Provider NPI has an invalid check digit/);
+  assert.match(res.text, /Member id is required/);
+  assert.match(res.text, /Date of birth is not a real date/);
+  assert.match(res.text, /Service type codes \(code 2\) is not a known X12 service type code/);
+  assert.match(
+    res.text,
+    /id="f-provider-npi"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="f-provider-npi"/,
+  );
+  assert.match(res.text, /value="JANE"/, 'typed values kept');
+  const { rows } = await h.service.store.db.query('SELECT 1 FROM checks');
+  assert.equal(rows.length, 0, 'nothing submitted');
+});
+
+test('a valid form submits a check and redirects to its page by id only', async () => {
+  const res = await owner.submit('/portal/checks/new', '/portal/checks/new', JANE);
+  assert.equal(res.status, 303);
+  const m = /^\/portal\/checks\/([0-9a-f-]{36})$/.exec(res.location ?? '');
+  assert.ok(m, `redirect ${res.location}`);
+  janeCheck = m[1]!;
+  const page = await owner.get(res.location!);
+  assert.equal(page.status, 200);
+  assert.match(page.text, /SBX1000001/);
+  assert.equal(await waitForCheck(h, janeCheck), 'COMPLETED');
+});
+
+test('the detail page reads like a benefits summary', async () => {
+  const page = await owner.get(`/portal/checks/${janeCheck}`);
+  const text = page.text;
+  assert.doesNotMatch(text, /http-equiv="refresh"/, 'no reload once finished');
+  assert.match(text, /Sandbox PPO Gold/);
+  assert.match(text, /2026-01-01 to 2026-12-31/);
+  assert.match(text, /In Network/);
+  const table = /<table class="benefits">([\s\S]*?)<\/table>/.exec(text)?.[1];
+  assert.ok(table, 'benefits table');
+  for (const type of PRODUCT_SERVICE_TYPES) assert.match(table, new RegExp(`<th scope="row">${type}</th>`));
+  assert.equal((table.match(/<tr class="entry">/g) ?? []).length, PRODUCT_SERVICE_TYPES.length);
+  assert.equal((table.match(/<tr class="why">/g) ?? []).length, PRODUCT_SERVICE_TYPES.length);
+  assert.match(table, /Active Coverage/);
+  assert.match(table, /\$1,500<br><span class="muted">\$500 left/, 'deductible and remaining');
+  assert.match(table, /<td>20%<\/td>/, 'coinsurance as a percentage');
+  assert.match(table, /Confidence <strong>\d+%<\/strong>: \w/, 'confidence score and criteria');
+  assert.match(text, /All service types matched directly/, 'overall criteria in words');
+  assert.match(text, /<details><summary>JSON/);
+  assert.match(text, /<details><summary>X12 271/);
+  assert.match(text, /ISA\*/);
+});
+
+test('the detail page of a check in progress reloads itself', async () => {
+  const sub = await submitCheck(h.service.store.db, h.organizationId, {
+    tradingPartnerServiceId: 'SANDBOX',
+    provider: { organizationName: 'Demo Clinic', npi: '1234567893' },
+    subscriber: { memberId: 'SBX1000009', firstName: 'JAMES', lastName: 'MILLER', dateOfBirth: '19591212' },
+  });
+  assert.ok(sub.ok);
+  const page = await owner.get(`/portal/checks/${sub.id}`);
+  assert.match(page.text, /<meta http-equiv="refresh" content="3">/);
+  assert.match(page.text, /In progress/);
+});
+
+test('a failed check shows its errors with the follow-up action', async () => {
+  const res = await owner.submit('/portal/checks/new', '/portal/checks/new', {
+    ...JANE,
+    'subscriber.memberId': 'SBX1000067',
+    'subscriber.firstName': 'ANY',
+    'subscriber.lastName': 'PERSON',
+    'subscriber.dateOfBirth': '19900101',
+  });
+  const id = res.location!.split('/').pop()!;
+  assert.equal(await waitForCheck(h, id), 'FAILED');
+  const page = await owner.get(res.location!);
+  assert.match(page.text, /<code>67<\/code>/);
+  assert.match(page.text, /Patient not found/);
+  assert.match(page.text, /Please Correct and Resubmit/);
+  assert.doesNotMatch(page.text, /class="benefits"/);
+});
+
+test('the list masks member ids, filters and pages with next', async () => {
+  const list = await owner.get('/portal/checks');
+  assert.equal(list.status, 200);
+  assert.match(list.text, /••••0001/);
+  assert.doesNotMatch(list.text, /SBX1000001|JANE|19800115/, 'no whole member id, name or DOB');
+  const failed = await owner.get('/portal/checks?status=FAILED');
+  assert.match(failed.text, /••••0067/);
+  assert.doesNotMatch(failed.text, /••••0001/);
+  const otherPayer = await owner.get('/portal/checks?payer=NOPE');
+  assert.match(otherPayer.text, /No checks match/);
+  const today = new Date().toISOString().slice(0, 10);
+  assert.match((await owner.get(`/portal/checks?from=${today}&to=${today}`)).text, /••••0001/);
+  assert.match((await owner.get('/portal/checks?to=2000-01-01')).text, /No checks match/);
+
+  // 26+ checks: the first page has 25 and a link to older ones.
+  for (let i = 0; i < 26; i++) {
+    await submitCheck(h.service.store.db, h.organizationId, {
+      tradingPartnerServiceId: 'NOPE',
+      provider: { organizationName: 'Demo Clinic', npi: '1234567893' },
+      subscriber: {
+        memberId: `PAGE${String(i).padStart(4, '0')}`,
+        firstName: 'A',
+        lastName: 'B',
+        dateOfBirth: '19900101',
+      },
+    });
+  }
+  const first = await owner.get('/portal/checks?payer=NOPE');
+  assert.equal((first.text.match(/<tr>/g) ?? []).length, 26, 'header + 25 rows');
+  assert.match(first.text, /••••0025/, 'newest first');
+  const older = /href="(\/portal\/checks\?payer=NOPE&amp;before=[0-9a-f-]{36})">Older checks/.exec(
+    first.text,
+  )?.[1];
+  assert.ok(older, 'next link keeps the filter');
+  const second = await owner.get(older.replace(/&amp;/g, '&'));
+  assert.match(second.text, /••••0000/);
+  assert.doesNotMatch(second.text, /••••0025/);
+  assert.doesNotMatch(second.text, /Older checks/);
+});
+
+test('another organization sees 404 pages for our check, key and delivery', async () => {
+  const db = h.service.store.db;
+  const other = await createOrganization(db, 'Other Clinic');
+  await createPortalUser(db, { organizationId: other.id, email: 'owner@other.example', role: 'owner' });
+  const link = await issuePasswordResetLink(db, h.service.keys.tokenKey, 'owner@other.example');
+  const stranger = await signInWithLink(h.url, link.loginPath, 'other clinic passphrase');
+
+  const check = await stranger.get(`/portal/checks/${janeCheck}`);
+  assert.equal(check.status, 404);
+  assert.match(check.text, /Page not found/);
+  assert.doesNotMatch(check.text, /SBX1000001|JANE/);
+  assert.doesNotMatch((await stranger.get('/portal/checks')).text, /••••0001/);
+
+  const { record } = await createApiKey(db, h.service.keys.apiKeyPepper, {
+    organizationId: h.organizationId,
+    name: 'ours',
+    scopes: ['eligibility:read'],
+    mode: 'test',
+  });
+  assert.equal((await stranger.get(`/portal/settings/api-keys/${record.id}/revoke`)).status, 404);
+  const token = /name="_csrf" value="([^"]+)"/.exec((await stranger.get('/portal/checks')).text)![1]!;
+  assert.equal(
+    (await stranger.post(`/portal/settings/api-keys/${record.id}/revoke`, { _csrf: token })).status,
+    404,
+  );
+  const still = await db.query('SELECT revoked_at FROM api_keys WHERE id = $1', [record.id]);
+  assert.equal(still.rows[0]!.revoked_at, null);
+
+  await db.query("UPDATE organizations SET webhook_url = 'http://127.0.0.1:9/hook' WHERE id = $1", [
+    h.organizationId,
+  ]);
+  const event = await queueTestEvent(db, h.organizationId);
+  assert.ok('eventId' in event);
+  assert.equal((await stranger.get(`/portal/settings/webhooks/deliveries/${event.eventId}`)).status, 404);
+  assert.equal(
+    (await stranger.post(`/portal/settings/webhooks/deliveries/${event.eventId}/resend`, { _csrf: token }))
+      .status,
+    404,
+  );
+  assert.equal((await stranger.get('/portal/checks/not-a-uuid')).status, 404);
+});
+
+test('no PHI reaches the logs', async () => {
+  const text = h.logs.text;
+  assert.ok(text.includes('check submitted from the portal'), 'portal actions are logged');
+  for (const phi of ['SBX1000001', 'JANE', '19800115', '1980-01-15', 'SBX1000067', 'PERSON']) {
+    assert.ok(!text.includes(phi), `logs contain ${phi}`);
+  }
+  assert.ok(!text.includes('owner@demo-clinic.example'), 'no emails either');
+});

@@ -1,0 +1,81 @@
+/** The pure pieces: the html template's escaping, value formatting, X12 line breaking, login throttle. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { money, percent, x12Date, yesNo } from '../../src/portal/format.ts';
+import { escapeHtml, html } from '../../src/portal/html.ts';
+import { LoginThrottle } from '../../src/portal/login-throttle.ts';
+import { buildCheckRequest } from '../../src/portal/routes/run-check.ts';
+import { x12Lines } from '../../src/portal/views/check-detail.ts';
+
+test('html escapes every interpolated string, in text and in attributes', () => {
+  const evil = `<script>alert(1)</script>" onmouseover='x' \`&`;
+  const out = html`<p title="${evil}">${evil}</p>`.value;
+  assert.equal(
+    out,
+    '<p title="&lt;script&gt;alert(1)&lt;/script&gt;&quot; onmouseover=&#39;x&#39; &#96;&amp;">' +
+      '&lt;script&gt;alert(1)&lt;/script&gt;&quot; onmouseover=&#39;x&#39; &#96;&amp;</p>',
+  );
+});
+
+test('html nests without double escaping, joins arrays and drops null, undefined and false', () => {
+  const items = ['a&b', '<c>'];
+  const out = html`<ul>${items.map((i) => html`<li>${i}</li>`)}</ul>${null}${undefined}${false}${0}`.value;
+  assert.equal(out, '<ul><li>a&amp;b</li><li>&lt;c&gt;</li></ul>0');
+  assert.equal(escapeHtml('plain'), 'plain');
+});
+
+test('values read as people expect', () => {
+  assert.equal(money(1500), '$1,500');
+  assert.equal(money(12.5), '$12.50');
+  assert.equal(percent(0.2), '20%');
+  assert.equal(percent(0.125), '12.5%');
+  assert.equal(x12Date('20260101-20261231'), '2026-01-01 to 2026-12-31');
+  assert.equal(x12Date('20260101'), '2026-01-01');
+  assert.equal(yesNo(true), 'Yes');
+  assert.match(String(money(null)), /not stated/);
+  assert.match(String(yesNo(null)), /not stated/);
+});
+
+test('X12 text is split one segment per line using the ISA terminator', () => {
+  const isa =
+    'ISA*00*          *00*          *ZZ*SENDER         *ZZ*RECEIVER       *260101*1200*^*00501*000000001*0*T*:~';
+  assert.equal(isa.length, 106);
+  assert.equal(x12Lines(`${isa}GS*HB~ST*271~`), `${isa}\nGS*HB~\nST*271~`);
+  assert.equal(x12Lines('not x12'), 'not x12');
+});
+
+test('the run-a-check form becomes the API request: trimmed, optional parts omitted, dates normalized', () => {
+  const body = buildCheckRequest({
+    tradingPartnerServiceId: ' SANDBOX ',
+    'provider.organizationName': 'Demo Clinic',
+    'provider.npi': '1234567893',
+    'subscriber.memberId': 'SBX1000001 ',
+    'subscriber.firstName': 'JANE',
+    'subscriber.lastName': 'DOE',
+    'subscriber.dateOfBirth': '1980-01-15',
+    'encounter.serviceTypeCodes': 'pt, 30  MH',
+    'encounter.dateOfService': '',
+  });
+  assert.deepEqual(body, {
+    tradingPartnerServiceId: 'SANDBOX',
+    provider: { organizationName: 'Demo Clinic', npi: '1234567893' },
+    subscriber: { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' },
+    encounter: { serviceTypeCodes: ['PT', '30', 'MH'] },
+  });
+});
+
+test('login throttle: 5 failures per account and address in 15 minutes, then a wait', () => {
+  const t = new LoginThrottle();
+  const start = 1_000_000;
+  for (let i = 0; i < 5; i++) {
+    assert.equal(t.retryAfterSeconds('a@x.example', '1.2.3.4', start + i), 0);
+    t.recordFailure('a@x.example', '1.2.3.4', start + i);
+  }
+  assert.equal(t.retryAfterSeconds('a@x.example', '1.2.3.4', start + 10), 900);
+  assert.equal(t.retryAfterSeconds('a@x.example', '5.6.7.8', start + 10), 0, 'other address');
+  assert.equal(t.retryAfterSeconds('b@x.example', '1.2.3.4', start + 10), 0, 'other account');
+  assert.equal(t.retryAfterSeconds('a@x.example', '1.2.3.4', start + 15 * 60_000 + 1), 0, 'window passed');
+  const spray = new LoginThrottle({ perAccount: 5, perAddress: 3, windowMs: 60_000 });
+  for (const who of ['a', 'b', 'c']) spray.recordFailure(`${who}@x.example`, '9.9.9.9', start);
+  assert.ok(spray.retryAfterSeconds('d@x.example', '9.9.9.9', start) > 0, 'address-wide cap');
+});

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { purgeExpiredChecks } from '../../src/workers/retention.ts';
+import {
+  client,
+  sandboxRequest,
+  startTestService,
+  type TestService,
+  waitForResult,
+} from '../helpers/service.ts';
+
+let svc: TestService;
+before(async () => {
+  // The service's own purger keeps to 10 years, so only the purges these tests run touch their rows.
+  svc = await startTestService({ config: { retentionDays: 3650 } });
+});
+after(() => svc.stop());
+
+test('finished checks older than the retention period keep only id, status, times and codes', async () => {
+  const c = client(svc.url, svc.apiKey);
+  const ok = (
+    await c.post(
+      '/api/eligibility',
+      sandboxRequest({ memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' }),
+    )
+  ).body.id;
+  const failed = (
+    await c.post(
+      '/api/eligibility',
+      sandboxRequest({ memberId: 'SBX1000001', firstName: 'JANE', lastName: 'ROE', dateOfBirth: '19800115' }),
+    )
+  ).body.id;
+  const recent = (
+    await c.post(
+      '/api/eligibility',
+      sandboxRequest({
+        memberId: 'SBX1000002',
+        firstName: 'JOHN',
+        lastName: 'SMITH',
+        dateOfBirth: '19750704',
+      }),
+    )
+  ).body.id;
+  for (const id of [ok, failed, recent]) await waitForResult(c, id);
+  const db = svc.service.store.db;
+  await db.query("UPDATE checks SET completed_at = now() - interval '31 days' WHERE id = ANY($1)", [
+    [ok, failed],
+  ]);
+  assert.equal(await purgeExpiredChecks(db, 30), 2);
+  assert.equal(await purgeExpiredChecks(db, 30), 0, 'a purged check is not purged again');
+
+  const purged = (await c.get(`/api/eligibility/${ok}/status`)).body;
+  assert.deepEqual(Object.keys(purged).sort(), ['id', 'status', 'tradingPartnerServiceId', 'warnings']);
+  assert.equal(purged.status, 'COMPLETED');
+  assert.equal(purged.warnings[0].code, 'PURGED');
+  const purgedFailed = (await c.get(`/api/eligibility/${failed}/status`)).body;
+  assert.equal(purgedFailed.status, 'FAILED');
+  assert.equal(purgedFailed.errors[0].code, '73');
+  const { rows } = await db.query<{ request: string; result: string }>(
+    'SELECT request::text, result FROM checks WHERE id = ANY($1)',
+    [[ok, failed]],
+  );
+  for (const r of rows) {
+    for (const phi of ['JANE', 'DOE', 'ROE', 'SBX1000001', '19800115', 'ISA']) {
+      assert.ok(!r.request.includes(phi) && !r.result.includes(phi), `purged row still holds ${phi}`);
+    }
+  }
+  const kept = (await c.get(`/api/eligibility/${recent}/status`)).body;
+  assert.equal(kept.subscriber.memberId, 'SBX1000002', 'recent checks are untouched');
+});
+
+test('a backlog is purged batch by batch, and stopping waits for one batch at most', async () => {
+  const db = svc.service.store.db;
+  const org = svc.organizationId;
+  // 1,200 finished checks, all past retention: three batches of 500, 500 and 200.
+  await db.query(
+    `INSERT INTO checks (id, organization_id, status, trading_partner_service_id, request, result, completed_at, created_at)
+     SELECT '00000000-0000-7000-8000-' || lpad(i::text, 12, '0'), $1, 'COMPLETED', 'SANDBOX',
+            '{"subscriber":{"memberId":"SBX1000001"}}'::jsonb, '{"status":"COMPLETED"}',
+            now() - interval '40 days', now() - interval '40 days'
+       FROM generate_series(1, 1200) AS i`,
+    [org],
+  );
+  const open = async () =>
+    (
+      await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM checks WHERE id LIKE '00000000-0000-7000-8000-%' AND purged_at IS NULL",
+      )
+    ).rows[0]!.n;
+  const { startRetention } = await import('../../src/workers/retention.ts');
+  const { createLogger } = await import('../../src/log.ts');
+  // A long pause between batches: stopping during it must not wait for the rest of the backlog.
+  const stop = startRetention(db, createLogger('silent'), 30, 60_000, 5_000);
+  const deadline = Date.now() + 10_000;
+  while ((await open()) === 1200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const t0 = Date.now();
+  await stop();
+  assert.ok(Date.now() - t0 < 2_000, `stop took ${Date.now() - t0} ms`);
+  assert.equal(await open(), 700, 'exactly one batch of 500 was purged before the stop');
+
+  const again = startRetention(db, createLogger('silent'), 30, 60_000, 10);
+  const until = Date.now() + 15_000;
+  while ((await open()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  await again();
+  assert.equal(await open(), 0, 'the rest of the backlog is purged');
+});
