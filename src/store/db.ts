@@ -32,6 +32,8 @@ export class DatabaseUnavailableError extends Error {
 }
 
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
+const LISTEN_RETRY_MIN_MS = 1000;
+const LISTEN_RETRY_MAX_MS = 10_000;
 
 /**
  * PGlite's defaults size shared buffers for a server (160 MB of WebAssembly memory, all of it resident);
@@ -123,27 +125,52 @@ export async function openPostgres(url: string, schema: string, poolSize = 10): 
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const run = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params: unknown[] = []) => {
+    let r: pg.QueryResult;
     try {
-      const r = await q.query(sql, params as unknown[]);
-      return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
+      r = await q.query(sql, params as unknown[]);
     } catch (err) {
       throw translate(err);
     }
+    nudgeListener();
+    return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
   };
   // One LISTEN connection per process. When it is lost (node-postgres may emit 'error' more than once for
-  // one loss), the old client is ended and exactly one reconnect is scheduled, retrying until it succeeds.
+  // one loss), the old client is ended and exactly one reconnect is scheduled, retrying with a backoff
+  // (1 s doubling to 10 s) until it succeeds. A query that succeeds on the pool proves the database is
+  // back, so it cuts a long backoff short (at most once a second): wake-ups resume as soon as queries do.
   let listener: pg.Client | undefined;
   let reconnectTimer: NodeJS.Timeout | undefined;
+  let reconnectAt = 0;
+  let backoffMs = LISTEN_RETRY_MIN_MS;
+  let lastNudge = 0;
   let closed = false;
   let connecting: Promise<void> | undefined;
   const handlers = new Map<string, Set<(payload: string) => void>>();
   const scheduleReconnect = (delayMs: number) => {
     if (closed || reconnectTimer) return;
+    reconnectAt = Date.now() + delayMs;
     reconnectTimer = setTimeout(() => {
       reconnectTimer = undefined;
-      connectListener().catch(() => scheduleReconnect(Math.min(delayMs * 2, 10_000)));
+      connectListener().then(
+        () => {
+          backoffMs = LISTEN_RETRY_MIN_MS;
+        },
+        () => {
+          backoffMs = Math.min(backoffMs * 2, LISTEN_RETRY_MAX_MS);
+          scheduleReconnect(backoffMs);
+        },
+      );
     }, delayMs);
     reconnectTimer.unref();
+  };
+  const nudgeListener = () => {
+    if (!reconnectTimer || reconnectAt - Date.now() < 250) return;
+    const now = Date.now();
+    if (now - lastNudge < LISTEN_RETRY_MIN_MS) return;
+    lastNudge = now;
+    clearTimeout(reconnectTimer);
+    reconnectTimer = undefined;
+    scheduleReconnect(0);
   };
   const connectListener = async () => {
     const c = new pg.Client(clientConfig);
@@ -153,7 +180,7 @@ export async function openPostgres(url: string, schema: string, poolSize = 10): 
       lost = true;
       if (listener === c) listener = undefined;
       c.end().catch(() => {});
-      scheduleReconnect(1000);
+      scheduleReconnect(backoffMs);
     };
     c.on('error', onLost);
     c.on('end', onLost);
@@ -198,6 +225,7 @@ export async function openPostgres(url: string, schema: string, poolSize = 10): 
         await client.query('BEGIN');
         const result = await fn({ query: (sql, params) => run(client, sql, params) });
         await client.query('COMMIT');
+        nudgeListener();
         return result;
       } catch (err) {
         const failure = translate(broken ?? err);

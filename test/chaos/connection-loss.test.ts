@@ -241,6 +241,15 @@ test('it recovers without a restart: /readyz, new checks on notification, no acc
     async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200,
     10_000,
   );
+  // The first successful query cuts the LISTEN connection's reconnect backoff short (src/store/db.ts).
+  const readyAt = Date.now();
+  await waitUntil(
+    'the LISTEN connection to be back',
+    async () => (await connections()).listening === 1,
+    3000,
+    50,
+  );
+  const listenBackMs = Date.now() - readyAt;
   const api = client(url, apiKey);
   const fresh: number[] = [];
   for (let i = 0; i < 3; i++) {
@@ -284,7 +293,7 @@ test('it recovers without a restart: /readyz, new checks on notification, no acc
     [
       `connection-loss: ${run.sweeps.length} sweeps terminated ${run.sweeps.reduce((a, b) => a + b, 0)} backends; ${run.outcomes.length} requests`,
       `  accepted ${run.accepted.length} checks (all completed); 503 answers ${unavailable.length} (slowest ${Math.round(Math.max(0, ...unavailable.map((o) => o.ms)))} ms)`,
-      `  request latency p99 ${Math.round(ms[Math.floor(ms.length * 0.99)]!)} ms, max ${Math.round(ms[ms.length - 1]!)} ms; new checks after recovery ${fresh.join(', ')} ms`,
+      `  request latency p99 ${Math.round(ms[Math.floor(ms.length * 0.99)]!)} ms, max ${Math.round(ms[ms.length - 1]!)} ms; new checks after recovery ${fresh.join(', ')} ms; LISTEN back ${listenBackMs} ms after /readyz`,
       `  service connections: max ${run.maxConnections} during the sweeps${run.cappedAt >= 0 ? ` (sweeps stopped at #${run.cappedAt}: over ${CONNECTION_CAP})` : ''}`,
     ].join('\n'),
   );
