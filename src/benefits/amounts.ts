@@ -6,7 +6,14 @@
 import type { Findings } from './confidence.ts';
 import { noteTier, type ProductContext } from './fields.ts';
 import type { BenefitRow } from './rows.ts';
-import { type MatchedRow, type NetworkClass, pickValue, preferNetwork, selectRows } from './select.ts';
+import {
+  type MatchedRow,
+  type NetworkClass,
+  pickValue,
+  preferNetwork,
+  pushTo,
+  selectRows,
+} from './select.ts';
 
 /** EB06 values that make EB07 the amount for the benefit period (no EB06 reads the same way). */
 const AMOUNT_TIMES = new Set<string | undefined>([undefined, '21', '22', '23', '25']);
@@ -56,6 +63,8 @@ const LABELS = {
 
 type Candidate = { value: number; row: BenefitRow };
 
+const NO_AMOUNTS = Object.freeze({ amount: undefined, remaining: undefined });
+
 /** Reads amount / remaining / met-to-date for one coverage level from rows of one EB01 (C or G). */
 function levelAmounts(
   rows: BenefitRow[],
@@ -63,20 +72,21 @@ function levelAmounts(
   labels: LevelLabels,
   findings: Findings,
 ): { amount: number | undefined; remaining: number | undefined } {
-  const amounts: Candidate[] = [];
-  const remainders: Candidate[] = [];
-  const mets: Candidate[] = [];
+  let amounts: Candidate[] | undefined;
+  let remainders: Candidate[] | undefined;
+  let mets: Candidate[] | undefined;
   let levelMissing = false;
   for (const row of rows) {
     if (row.level !== level) continue;
     if (row.levelMissing) levelMissing = true;
-    if (AMOUNT_TIMES.has(row.time)) amounts.push({ value: row.amount!, row });
-    if (row.time === REMAINING) remainders.push({ value: row.amount!, row });
-    if (row.time === YEAR_TO_DATE) mets.push({ value: row.amount!, row });
+    if (AMOUNT_TIMES.has(row.time)) amounts = pushTo(amounts, { value: row.amount!, row });
+    if (row.time === REMAINING) remainders = pushTo(remainders, { value: row.amount!, row });
+    if (row.time === YEAR_TO_DATE) mets = pushTo(mets, { value: row.amount!, row });
   }
-  const amount = pickValue(labels.amount, amounts, findings);
-  let remaining = pickValue(labels.remaining, remainders, findings);
-  const met = pickValue(labels.met, mets, findings);
+  if (amounts === undefined && remainders === undefined && mets === undefined) return NO_AMOUNTS;
+  const amount = amounts && pickValue(labels.amount, amounts, findings);
+  let remaining = remainders && pickValue(labels.remaining, remainders, findings);
+  const met = mets && pickValue(labels.met, mets, findings);
   if (remaining === undefined && amount !== undefined && met !== undefined) {
     remaining = Math.max(0, amount - met);
     findings.add('none', labels.derived);
@@ -86,6 +96,14 @@ function levelAmounts(
   }
   return { amount, remaining };
 }
+
+const NO_PERIOD_AMOUNTS: PeriodAmounts = Object.freeze({
+  individual: null,
+  individualRemaining: null,
+  family: null,
+  familyRemaining: null,
+  network: undefined,
+});
 
 /**
  * Deductible (EB*C) or out-of-pocket (EB*G) amounts: from the plan-level rows, in-network before unstated;
@@ -98,15 +116,16 @@ export function periodAmounts(
   costShareNetwork: NetworkClass | undefined,
 ): PeriodAmounts {
   const labels = LABELS[kind];
-  const planRows: MatchedRow[] = [];
-  const serviceRows: MatchedRow[] = [];
+  let planRows: MatchedRow[] | undefined;
+  let serviceRows: MatchedRow[] | undefined;
   for (const m of ctx.matched) {
     if (m.row.code !== kind) continue;
     if (m.match.tier === 'plan') {
-      if (m.row.amount !== undefined) planRows.push(m);
-    } else if ((m.row.amount ?? 0) > 0) serviceRows.push(m);
+      if (m.row.amount !== undefined) planRows = pushTo(planRows, m);
+    } else if ((m.row.amount ?? 0) > 0) serviceRows = pushTo(serviceRows, m);
   }
-  let { rows, network } = preferNetwork(planRows);
+  if (planRows === undefined && serviceRows === undefined) return NO_PERIOD_AMOUNTS;
+  let { rows, network } = preferNetwork(planRows ?? []);
   if (network === 'out' && costShareNetwork !== 'out') {
     ctx.findings.add('none', `${labels.label} returned only for out-of-network (EB12 N); not reported`);
     rows = [];
@@ -122,7 +141,7 @@ export function periodAmounts(
     familyRemaining: family.remaining ?? null,
     network: rows.length > 0 ? network : undefined,
   };
-  if (serviceRows.length === 0) return result;
+  if (serviceRows === undefined) return result;
   const service = selectRows(serviceRows);
   const overrides = service.rows.map((m) => m.row);
   const ind = levelAmounts(overrides, 'individual', labels.individual, ctx.findings);
@@ -143,26 +162,24 @@ export function periodAmounts(
  * the plan-level deductible decides (an amount → true, all 0 → false), named as an assumption. Neither → null.
  */
 export function deductibleApplies(ctx: ProductContext): boolean | null {
-  const serviceRows: MatchedRow[] = [];
-  const planRows: MatchedRow[] = [];
+  let serviceRows: MatchedRow[] | undefined;
+  let planRows: MatchedRow[] | undefined;
   for (const m of ctx.matched) {
     if (!informsDeductible(m.row)) continue;
-    if (m.match.tier === 'plan') planRows.push(m);
-    else serviceRows.push(m);
+    if (m.match.tier === 'plan') planRows = pushTo(planRows, m);
+    else serviceRows = pushTo(serviceRows, m);
   }
-  const service = selectRows(serviceRows);
-  if (service.rows.length > 0) {
+  if (serviceRows !== undefined) {
+    const service = selectRows(serviceRows);
     noteTier(ctx, 'deductibleApplies', service.rows[0]);
-    const value = pickValue(
-      'deductibleApplies',
-      service.rows.map((m) => ({ value: m.row.amount! > 0, row: m.row })),
-      ctx.findings,
-      true,
-    );
+    const values: { value: boolean; row: BenefitRow }[] = [];
+    for (const m of service.rows) values.push({ value: m.row.amount! > 0, row: m.row });
+    const value = pickValue('deductibleApplies', values, ctx.findings, true);
     return value ?? null;
   }
+  if (planRows === undefined) return null;
   const plan = preferNetwork(planRows);
-  if (plan.rows.length === 0 || plan.network === 'out') return null;
+  if (plan.network === 'out') return null;
   const applies = plan.rows.some((m) => m.row.amount! > 0);
   if (ctx.entryTier === 'plan') ctx.findings.add('none', 'deductibleApplies from the plan-level deductible');
   else

@@ -46,16 +46,21 @@ export const PENALTIES = {
 
 export type PenaltyName = keyof typeof PENALTIES;
 
-/** The reasons collected while one entry is built. */
+/**
+ * The reasons collected while one entry is built, in the order they were found; a text already listed is
+ * not listed again. An entry has a handful, so a linear search beats hashing each (often freshly built) text.
+ */
 export class Findings {
-  readonly items: { penalty: PenaltyName; text: string }[] = [];
+  /** penalties[k] is the penalty of texts[k]. */
+  readonly penalties: PenaltyName[] = [];
+  readonly texts: string[] = [];
   readonly conflicts: string[] = [];
-  private readonly texts = new Set<string>();
 
   add(penalty: PenaltyName, text: string): void {
-    if (this.texts.has(text)) return;
-    this.texts.add(text);
-    this.items.push({ penalty, text });
+    const texts = this.texts;
+    for (let k = 0; k < texts.length; k++) if (texts[k] === text) return;
+    texts.push(text);
+    this.penalties.push(penalty);
   }
 
   conflict(text: string): void {
@@ -64,7 +69,7 @@ export class Findings {
   }
 
   has(penalty: PenaltyName): boolean {
-    return this.items.some((i) => i.penalty === penalty);
+    return this.penalties.includes(penalty);
   }
 }
 
@@ -74,12 +79,10 @@ export function round2(n: number): number {
 
 export function scoreFindings(findings: Findings): BenefitConfidence {
   let lost = 0;
-  const criteria: string[] = [];
-  for (const i of findings.items) {
-    lost += PENALTIES[i.penalty];
-    criteria.push(i.text);
-  }
-  return { score: round2(Math.min(1, Math.max(0, 1 - lost))), criteria };
+  const penalties = findings.penalties;
+  for (let k = 0; k < penalties.length; k++) lost += PENALTIES[penalties[k]!];
+  // Scored once, when the entry is done: the criteria are the collector's texts themselves.
+  return { score: round2(Math.min(1, Math.max(0, 1 - lost))), criteria: findings.texts };
 }
 
 const known = (value: number | null | undefined) => value !== null && value !== undefined;
@@ -100,42 +103,47 @@ export function hasCostSharing(entry: BenefitEntry): boolean {
   );
 }
 
-export interface CheckFacts {
-  planStatusKnown: boolean;
-  planStatusConsistent: boolean;
-  /** Per-entry facts gathered by the interpreter. */
-  entries: { entry: BenefitEntry; tier: string; conflicts: number; networkKnown: boolean }[];
+/** Per-entry facts the interpreter gathered (entry.ts BuiltEntry has this shape). */
+export interface EntryFacts {
+  entry: BenefitEntry;
+  tier: string;
+  conflicts: readonly string[];
 }
 
 /**
  * Check-level summary: score = mean of the entry scores (two decimals), so one weak entry lowers it without
- * hiding that the others are sound; the criteria say which of the named properties hold.
+ * hiding that the others are sound; the criteria say which of the named properties hold. An entry's network
+ * is known when its inNetwork is true or false.
  */
-export function summarise(facts: CheckFacts): CheckConfidence {
-  const entries = facts.entries;
+export function summarise(
+  planStatusKnown: boolean,
+  planStatusConsistent: boolean,
+  entries: readonly EntryFacts[],
+): CheckConfidence {
   let sum = 0;
   let scored = 0;
   let allDirect = entries.length > 0;
   let costSharingReturned = false;
   let networkKnown = entries.length > 0;
   let noConflicts = true;
-  for (const e of entries) {
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
     const score = e.entry.confidence?.score;
     if (typeof score === 'number') {
       sum += score;
       scored++;
     }
     if (e.tier !== 'direct') allDirect = false;
-    if (e.conflicts !== 0) noConflicts = false;
+    if (e.conflicts.length !== 0) noConflicts = false;
     if (e.entry.coverageStatus !== 'Active Coverage') continue;
     if (!costSharingReturned && hasCostSharing(e.entry)) costSharingReturned = true;
-    if (!e.networkKnown) networkKnown = false;
+    if (e.entry.inNetwork === null || e.entry.inNetwork === undefined) networkKnown = false;
   }
   return {
     score: scored === 0 ? null : round2(sum / scored),
     criteria: {
-      planStatusKnown: facts.planStatusKnown,
-      planStatusConsistent: facts.planStatusConsistent,
+      planStatusKnown,
+      planStatusConsistent,
       benefitsDetermined: entries.length > 0,
       allServiceTypesMatchedDirectly: allDirect,
       costSharingReturned,

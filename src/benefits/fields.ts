@@ -6,7 +6,7 @@
 import type { ProductServiceType } from '../checks/schema.ts';
 import type { Findings } from './confidence.ts';
 import { ACTIVE_CODES, type BenefitRow, type VisitCounts } from './rows.ts';
-import { type MatchedRow, type NetworkClass, pickValue, selectRows } from './select.ts';
+import { type MatchedRow, type NetworkClass, pickValue, pushTo, selectRows } from './select.ts';
 import { type MatchTier, TIER_ORDER } from './service-types.ts';
 
 export interface ProductContext {
@@ -37,23 +37,32 @@ export interface CostSharing {
   network: NetworkClass | undefined;
 }
 
+const NO_COST_SHARING: CostSharing = Object.freeze({ copay: null, coinsurance: null, network: undefined });
+
 /** Copay from EB*B (EB07 dollars), coinsurance from EB*A (EB08 fraction), from one rank and one network class. */
 export function costSharing(ctx: ProductContext): CostSharing {
-  const candidates = ctx.matched.filter(
-    (m) =>
+  let candidates: MatchedRow[] | undefined;
+  for (const m of ctx.matched) {
+    if (
       (m.row.code === 'B' && m.row.amount !== undefined) ||
-      (m.row.code === 'A' && m.row.percent !== undefined),
-  );
-  const { rows, network } = selectRows(candidates);
-  if (rows.length === 0) return { copay: null, coinsurance: null, network: undefined };
-  noteTier(ctx, 'copay/coinsurance', rows[0]);
-  const copays = rows.filter((m) => m.row.code === 'B').map((m) => ({ value: m.row.amount!, row: m.row }));
-  const coinsurances = rows
-    .filter((m) => m.row.code === 'A')
-    .map((m) => ({ value: m.row.percent!, row: m.row }));
-  if (coinsurances.some((c) => c.row.percentWasWhole)) {
-    ctx.findings.add('none', 'coinsurance sent as a whole percent (EB08 > 1); read as a fraction');
+      (m.row.code === 'A' && m.row.percent !== undefined)
+    )
+      candidates = pushTo(candidates, m);
   }
+  if (candidates === undefined) return NO_COST_SHARING;
+  const { rows, network } = selectRows(candidates);
+  noteTier(ctx, 'copay/coinsurance', rows[0]);
+  const copays: { value: number; row: BenefitRow }[] = [];
+  const coinsurances: { value: number; row: BenefitRow }[] = [];
+  let whole = false;
+  for (const m of rows) {
+    if (m.row.code === 'B') copays.push({ value: m.row.amount!, row: m.row });
+    else {
+      coinsurances.push({ value: m.row.percent!, row: m.row });
+      if (m.row.percentWasWhole) whole = true;
+    }
+  }
+  if (whole) ctx.findings.add('none', 'coinsurance sent as a whole percent (EB08 > 1); read as a fraction');
   if (network === 'out')
     ctx.findings.add('outOfNetworkOnly', 'only out-of-network (EB12 N) copay/coinsurance returned');
   return {
@@ -70,6 +79,7 @@ export interface Visits {
 }
 
 const VISIT_CODES = new Set([...ACTIVE_CODES, 'A', 'B', 'F']);
+const NO_VISITS: Visits = Object.freeze({ visitLimit: null, visitsUsed: null, network: undefined });
 
 /**
  * Visit limits: EB*F with EB09 VS (EB06 29 = remaining, otherwise the limit; EB09 99 = used), or an HSD VS
@@ -77,26 +87,21 @@ const VISIT_CODES = new Set([...ACTIVE_CODES, 'A', 'B', 'F']);
  * cap, not a visit limit. Plan-level rows never give a service's visit limit.
  */
 export function visits(ctx: ProductContext): Visits {
+  let candidates: MatchedRow[] | undefined;
   for (const m of ctx.matched) {
     const v = m.row.visits;
     const noVisits = v.limit === undefined && v.remaining === undefined && v.used === undefined;
-    if (m.match.tier !== 'plan' && m.row.code === 'F' && m.row.amount !== undefined && noVisits) {
+    if (m.match.tier === 'plan') continue;
+    if (m.row.code === 'F' && m.row.amount !== undefined && noVisits) {
       ctx.findings.add(
         'none',
         `EB*F dollar limit (EB07 ${m.row.amount}) for ${m.match.code} is not a visit limit`,
       );
     }
+    if (!noVisits && VISIT_CODES.has(m.row.code)) candidates = pushTo(candidates, m);
   }
-  const candidates = ctx.matched.filter((m) => {
-    const v = m.row.visits;
-    return (
-      m.match.tier !== 'plan' &&
-      VISIT_CODES.has(m.row.code) &&
-      (v.limit ?? v.remaining ?? v.used) !== undefined
-    );
-  });
+  if (candidates === undefined) return NO_VISITS;
   const { rows, network } = selectRows(candidates);
-  if (rows.length === 0) return { visitLimit: null, visitsUsed: null, network: undefined };
   noteTier(ctx, 'visit limit', rows[0]);
   const limit = pickValue('visitLimit', visitValues(rows, 'limit'), ctx.findings);
   const remaining = pickValue('visits remaining', visitValues(rows, 'remaining'), ctx.findings);
@@ -126,19 +131,19 @@ const AUTH_CODES = new Set([...ACTIVE_CODES, 'A', 'B', 'F']);
 
 /** EB11 Y → true, N → false, U or absent → null; from the best rank that says, preferring in-network rows. */
 export function authorization(ctx: ProductContext): boolean | null {
-  const candidates = ctx.matched.filter(
-    (m) =>
+  let candidates: MatchedRow[] | undefined;
+  for (const m of ctx.matched) {
+    if (
       m.row.auth !== undefined &&
-      (AUTH_CODES.has(m.row.code) || (m.row.code === 'C' && m.match.tier !== 'plan')),
-  );
+      (AUTH_CODES.has(m.row.code) || (m.row.code === 'C' && m.match.tier !== 'plan'))
+    )
+      candidates = pushTo(candidates, m);
+  }
+  if (candidates === undefined) return null;
   const { rows } = selectRows(candidates);
-  if (rows.length === 0) return null;
   noteTier(ctx, 'authorization', rows[0]);
-  const value = pickValue(
-    'authorizationRequired',
-    rows.map((m) => ({ value: m.row.auth!, row: m.row })),
-    ctx.findings,
-    true,
-  );
+  const values: { value: boolean; row: BenefitRow }[] = [];
+  for (const m of rows) values.push({ value: m.row.auth!, row: m.row });
+  const value = pickValue('authorizationRequired', values, ctx.findings, true);
   return value ?? null;
 }

@@ -12,10 +12,10 @@
  *   confidence.ts    scoring table and check-level summary
  *   warnings.ts      warning codes
  */
-import { PRODUCT_SERVICE_TYPES } from '../checks/schema.ts';
+import { type BenefitEntry, PRODUCT_SERVICE_TYPES } from '../checks/schema.ts';
 import { PENALTIES, round2, summarise } from './confidence.ts';
 import type { Interpretation, InterpretInput } from './contract.ts';
-import { buildEntry, type PlanState } from './entry.ts';
+import { type BuiltEntry, buildEntry, type PlanState } from './entry.ts';
 import { ACTIVE_CODES, type BenefitRow, INACTIVE_CODES, readRow, USABLE_CODES } from './rows.ts';
 import { rowsByProduct } from './select.ts';
 import { entryWarnings, NO_USABLE_BENEFITS, PLAN_INACTIVE, PLAN_STATUS_CONFLICT } from './warnings.ts';
@@ -37,19 +37,19 @@ export function planState(rows: BenefitRow[], planActive: boolean | undefined): 
 }
 
 export function interpretBenefits(input: InterpretInput): Interpretation {
-  const rows = input.benefitsInformation.map(readRow);
+  const eb = input.benefitsInformation;
+  const rows: BenefitRow[] = [];
+  for (let k = 0; k < eb.length; k++) rows.push(readRow(eb[k]!, k));
   const plan = planState(rows, input.planActive);
-  const statusCriteria = {
-    planStatusKnown: plan.active !== undefined,
-    planStatusConsistent: !plan.contradictory,
-  };
+  const planStatusKnown = plan.active !== undefined;
+  const planStatusConsistent = !plan.contradictory;
 
   if (plan.active === false) {
     return {
       benefits: [],
       confidence: {
         score: round2(1 - (plan.contradictory ? PENALTIES.planStatusContradictory : 0)),
-        criteria: { ...summarise({ ...statusCriteria, entries: [] }).criteria },
+        criteria: summarise(planStatusKnown, planStatusConsistent, []).criteria,
       },
       warnings: plan.contradictory ? [PLAN_INACTIVE, PLAN_STATUS_CONFLICT] : [PLAN_INACTIVE],
     };
@@ -58,33 +58,34 @@ export function interpretBenefits(input: InterpretInput): Interpretation {
     // Active and inactive rows, and nothing (no parser decision) to choose between them: undeterminable.
     return {
       benefits: [],
-      confidence: summarise({ ...statusCriteria, entries: [] }),
+      confidence: summarise(planStatusKnown, planStatusConsistent, []),
       warnings: [PLAN_STATUS_CONFLICT],
     };
   }
 
-  const usable = rows.filter((r) => USABLE_CODES.has(r.code));
+  const usable: BenefitRow[] = [];
+  for (const r of rows) if (USABLE_CODES.has(r.code)) usable.push(r);
   const matched = rowsByProduct(usable);
-  if (matched.every((m) => m.length === 0)) {
+  let anyMatched = false;
+  for (const m of matched) if (m.length !== 0) anyMatched = true;
+  if (!anyMatched) {
     return {
       benefits: [],
-      confidence: summarise({ ...statusCriteria, entries: [] }),
+      confidence: summarise(planStatusKnown, planStatusConsistent, []),
       warnings: [NO_USABLE_BENEFITS],
     };
   }
 
-  const built = PRODUCT_SERVICE_TYPES.map((product, k) =>
-    buildEntry(product, matched[k]!, plan, input.requestedServiceTypeCodes),
-  );
-  const confidence = summarise({
-    ...statusCriteria,
-    entries: built.map((b) => ({
-      entry: b.entry,
-      tier: b.tier,
-      conflicts: b.conflicts.length,
-      networkKnown: b.entry.inNetwork !== null && b.entry.inNetwork !== undefined,
-    })),
-  });
-  const warnings = [...(plan.contradictory ? [PLAN_STATUS_CONFLICT] : []), ...entryWarnings(built)];
-  return { benefits: built.map((b) => b.entry), confidence, warnings };
+  const requested = input.requestedServiceTypeCodes;
+  const built: BuiltEntry[] = [];
+  const benefits: BenefitEntry[] = [];
+  for (let k = 0; k < PRODUCT_SERVICE_TYPES.length; k++) {
+    const b = buildEntry(PRODUCT_SERVICE_TYPES[k]!, matched[k]!, plan, requested);
+    built.push(b);
+    benefits.push(b.entry);
+  }
+  const confidence = summarise(planStatusKnown, planStatusConsistent, built);
+  const warnings = entryWarnings(built);
+  if (plan.contradictory) warnings.unshift(PLAN_STATUS_CONFLICT);
+  return { benefits, confidence, warnings };
 }

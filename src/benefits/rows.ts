@@ -103,21 +103,26 @@ function readAuth(code: string | undefined): boolean | undefined {
   return undefined;
 }
 
+const NO_VISITS: VisitCounts = Object.freeze({});
+
 /**
  * EB09/EB10 visits on an EB*F (elsewhere `VS` + 1 is a per-visit unit, not a limit), then HSD `VS` segments
  * after any EB (an HSD with a per-day/week/month period is a frequency, not a limit for the benefit period).
  */
 function readVisits(eb: BenefitsInformation, code: string): VisitCounts {
+  const quantity = code === 'F' ? toNumber(eb.benefitQuantity) : undefined;
+  const hsds = eb.benefitsServiceDelivery;
+  // Most rows have neither: they share one empty (frozen) object.
+  if (quantity === undefined && hsds === undefined) return NO_VISITS;
   const visits: VisitCounts = {};
   const qualifier = upper(eb.quantityQualifierCode);
-  const quantity = code === 'F' ? toNumber(eb.benefitQuantity) : undefined;
   if (quantity !== undefined && qualifier === 'VS') {
     if (upper(eb.timeQualifierCode) === '29') visits.remaining = quantity;
     else visits.limit = quantity;
   } else if (quantity !== undefined && qualifier === '99') {
     visits.used = quantity;
   }
-  for (const hsd of eb.benefitsServiceDelivery ?? []) {
+  for (const hsd of hsds ?? []) {
     if (upper(hsd.quantityQualifierCode) !== 'VS') continue;
     const n = toNumber(hsd.quantity);
     if (n === undefined) continue;
@@ -175,14 +180,34 @@ export function realign(eb: BenefitsInformation): { eb: BenefitsInformation; rea
   return { eb, realigned: undefined };
 }
 
-export function readRow(original: BenefitsInformation, index: number): BenefitRow {
-  const { eb, realigned } = realign(original);
-  const levelCode = upper(eb.coverageLevelCode);
-  const serviceTypeCodes: string[] = [];
-  for (const c of eb.serviceTypeCodes ?? []) {
-    const code = upper(c);
-    if (code !== undefined) serviceTypeCodes.push(code);
+/** Shared by rows without EB03: never modified. */
+const NO_CODES: string[] = [];
+
+/**
+ * EB03 codes trimmed and upper-cased, blanks dropped. The sent array itself when it is already in that
+ * form (as the parser makes it); rows never modify it.
+ */
+function readServiceTypeCodes(sent: string[] | undefined): string[] {
+  if (sent === undefined || sent.length === 0) return NO_CODES;
+  let k = 0;
+  while (k < sent.length && sent[k] !== '' && isPlainCode(sent[k]!)) k++;
+  if (k === sent.length) return sent;
+  const codes = sent.slice(0, k);
+  for (; k < sent.length; k++) {
+    const code = upper(sent[k]);
+    if (code !== undefined) codes.push(code);
   }
+  return codes;
+}
+
+export function readRow(original: BenefitsInformation, index: number): BenefitRow {
+  // Only EB*A and EB*F rows can be realigned.
+  const originalCode = upper(original.code);
+  let eb = original;
+  let realigned: string | undefined;
+  if (originalCode === 'A' || originalCode === 'F') ({ eb, realigned } = realign(original));
+  const levelCode = upper(eb.coverageLevelCode);
+  const serviceTypeCodes = readServiceTypeCodes(eb.serviceTypeCodes);
   const rawPercent = toNumber(eb.benefitPercent);
   // X12 sends EB08 as a fraction (.2); a few payers send 20 for 20 %.
   const percentWasWhole = rawPercent !== undefined && rawPercent > 1 && rawPercent <= 100;
@@ -193,14 +218,19 @@ export function readRow(original: BenefitsInformation, index: number): BenefitRo
         ? rawPercent / 100
         : rawPercent;
   const networkCode = upper(eb.inPlanNetworkIndicatorCode);
-  const messages: string[] = [];
-  for (const m of eb.additionalInformation ?? []) if (m.description) messages.push(m.description);
+  let messages: string[] | undefined;
+  for (const m of eb.additionalInformation ?? []) {
+    if (!m.description) continue;
+    if (messages) messages.push(m.description);
+    else messages = [m.description];
+  }
   const procedureCode = eb.compositeMedicalProcedureIdentifier?.procedureCode;
   const nutrition =
-    messages.length > 0 || procedureCode !== undefined
-      ? classifyNutrition(messages, procedureCode)
+    messages !== undefined || procedureCode !== undefined
+      ? classifyNutrition(messages ?? [], procedureCode)
       : undefined;
-  const code = upper(eb.code) ?? '';
+  // realign never changes EB01.
+  const code = originalCode ?? '';
   return {
     index,
     code,

@@ -17,6 +17,13 @@ export interface MatchedRow {
   match: Match;
 }
 
+/** Appends `item` to `list`, creating the list on first use (most candidate lists stay empty). */
+export function pushTo<T>(list: T[] | undefined, item: T): T[] {
+  if (list === undefined) return [item];
+  list.push(item);
+  return list;
+}
+
 /** The network class a set of rows was taken from; W counts as in-network. */
 export type NetworkClass = 'in' | 'unknown' | 'out';
 
@@ -29,15 +36,25 @@ export function networkClassOf(network: Network): NetworkClass {
  * PRODUCT_SERVICE_TYPES. Each row is matched once, for all products.
  */
 export function rowsByProduct(rows: BenefitRow[]): MatchedRow[][] {
-  const byProduct: MatchedRow[][] = PRODUCT_SERVICE_TYPES.map(() => []);
+  const byProduct: MatchedRow[][] = [];
+  for (let p = 0; p < PRODUCT_SERVICE_TYPES.length; p++) byProduct.push([]);
+  const matches: (Match | undefined)[] = [];
   for (const row of rows) {
-    const matches = matchProducts(row);
-    for (let p = 0; p < matches.length; p++) {
+    matchProducts(row, matches);
+    for (let p = 0; p < PRODUCT_SERVICE_TYPES.length; p++) {
       const match = matches[p];
       if (match) byProduct[p]!.push({ row, match });
     }
   }
-  for (const matched of byProduct) matched.sort(byRankThenOrder);
+  // Rows arrive in document order, so a list whose ranks never decrease is already sorted.
+  for (const matched of byProduct) {
+    for (let k = 1; k < matched.length; k++) {
+      if (matched[k]!.match.rank < matched[k - 1]!.match.rank) {
+        matched.sort(byRankThenOrder);
+        break;
+      }
+    }
+  }
   return byProduct;
 }
 
@@ -45,11 +62,21 @@ function byRankThenOrder(a: MatchedRow, b: MatchedRow): number {
   return a.match.rank - b.match.rank || a.row.index - b.row.index;
 }
 
-/** The rows of the best rank among `candidates` (which must already be filtered to what the field needs). */
+/**
+ * The rows of the best rank among `candidates` (which must already be filtered to what the field needs).
+ * `candidates` itself when they all share one rank: the result is only read, never modified.
+ */
 export function bestRank(candidates: MatchedRow[]): MatchedRow[] {
-  if (candidates.length === 0) return [];
+  if (candidates.length === 0) return candidates;
   let best = candidates[0]!.match.rank;
-  for (const c of candidates) if (c.match.rank < best) best = c.match.rank;
+  let mixed = false;
+  for (let k = 1; k < candidates.length; k++) {
+    const rank = candidates[k]!.match.rank;
+    if (rank === best) continue;
+    mixed = true;
+    if (rank < best) best = rank;
+  }
+  if (!mixed) return candidates;
   const rows: MatchedRow[] = [];
   for (const c of candidates) if (c.match.rank === best) rows.push(c);
   return rows;
@@ -58,13 +85,24 @@ export function bestRank(candidates: MatchedRow[]): MatchedRow[] {
 const NETWORK_PREFERENCE: Record<Network, number> = { in: 0, both: 0, unknown: 1, out: 2 };
 const NETWORK_CLASSES: readonly NetworkClass[] = ['in', 'unknown', 'out'];
 
-/** The rows of the preferred network class. Out-of-network rows are used only when nothing else exists. */
+/**
+ * The rows of the preferred network class. Out-of-network rows are used only when nothing else exists.
+ * `rows` is `candidates` itself when they are all of one class: the result is only read, never modified.
+ */
 export function preferNetwork<T extends { row: BenefitRow }>(
   candidates: T[],
 ): { rows: T[]; network: NetworkClass | undefined } {
-  if (candidates.length === 0) return { rows: [], network: undefined };
-  let best = 2;
-  for (const c of candidates) best = Math.min(best, NETWORK_PREFERENCE[c.row.network]);
+  if (candidates.length === 0) return { rows: candidates, network: undefined };
+  const first = NETWORK_PREFERENCE[candidates[0]!.row.network];
+  let best = first;
+  let mixed = false;
+  for (let k = 1; k < candidates.length; k++) {
+    const preference = NETWORK_PREFERENCE[candidates[k]!.row.network];
+    if (preference === first) continue;
+    mixed = true;
+    if (preference < best) best = preference;
+  }
+  if (!mixed) return { rows: candidates, network: NETWORK_CLASSES[best] };
   const rows: T[] = [];
   for (const c of candidates) if (NETWORK_PREFERENCE[c.row.network] === best) rows.push(c);
   return { rows, network: NETWORK_CLASSES[best] };

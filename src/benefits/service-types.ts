@@ -195,27 +195,36 @@ for (const [product, name] of PRODUCT_SERVICE_TYPES.entries()) {
     RULES_BY_CODE.set(code, list);
   }
 }
+/** RULE_MATCHES by product index. */
+const RULE_MATCH_LISTS = PRODUCT_SERVICE_TYPES.map((product) => RULE_MATCHES.get(product)!);
+const NUTRITION_BY_INDEX = PRODUCT_SERVICE_TYPES.map(isNutrition);
 
 /**
- * matchRow for every product at once, indexed like PRODUCT_SERVICE_TYPES: one pass over the row's EB03
- * codes instead of one search per product and rule. The same matches as matchRow, by construction: a
- * product's match is its earliest rule whose code the row carries.
+ * matchRow for every product at once, written into `into` (indexed like PRODUCT_SERVICE_TYPES): one pass
+ * over the row's EB03 codes instead of one search per product and rule. The same matches as matchRow, by
+ * construction: a product's match is its earliest rule whose code the row carries.
  */
-export function matchProducts(row: BenefitRow): (Match | undefined)[] {
-  const best: number[] = PRODUCT_SERVICE_TYPES.map(() => -1);
-  for (const code of row.serviceTypeCodes) {
-    const rules = RULES_BY_CODE.get(code);
-    if (!rules) continue;
-    for (const { product, rule } of rules) {
-      if (best[product] === -1 || rule < best[product]!) best[product] = rule;
+export function matchProducts(row: BenefitRow, into: (Match | undefined)[]): (Match | undefined)[] {
+  const planMatch = row.planLevel ? PLAN_MATCH : undefined;
+  for (let p = 0; p < PRODUCT_SERVICE_TYPES.length; p++) into[p] = planMatch;
+  // A rule's match outranks plan level (rank 1000); among rules the earliest in the product's list wins.
+  const codes = row.serviceTypeCodes;
+  for (let k = 0; k < codes.length; k++) {
+    const rules = RULES_BY_CODE.get(codes[k]!);
+    if (rules === undefined) continue;
+    for (let r = 0; r < rules.length; r++) {
+      const { product, rule } = rules[r]!;
+      const match = RULE_MATCH_LISTS[product]![rule]!;
+      const current = into[product];
+      if (current === undefined || match.rank < current.rank) into[product] = match;
     }
   }
-  return PRODUCT_SERVICE_TYPES.map((product, p) => {
-    if (row.nutrition !== undefined && isNutrition(product)) return nutritionMatch(row, product);
-    const rule = best[p]!;
-    if (rule >= 0) return RULE_MATCHES.get(product)![rule];
-    return row.planLevel ? PLAN_MATCH : undefined;
-  });
+  if (row.nutrition !== undefined) {
+    for (let p = 0; p < PRODUCT_SERVICE_TYPES.length; p++) {
+      if (NUTRITION_BY_INDEX[p]) into[p] = nutritionMatch(row, PRODUCT_SERVICE_TYPES[p]!);
+    }
+  }
+  return into;
 }
 
 function nutritionMatch(row: BenefitRow, product: ProductServiceType): Match | undefined {

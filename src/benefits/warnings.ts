@@ -41,43 +41,67 @@ export const NO_USABLE_BENEFITS = benefitWarning(
 /** Warnings that describe the entries as a whole. */
 export function entryWarnings(built: BuiltEntry[]): Warning[] {
   const warnings: Warning[] = [];
-  const listed = built.filter((b) => b.entry.coverageStatus !== 'Not Found');
-  if (listed.length > 0 && listed.every((b) => b.tier === 'plan')) {
+  let listed = 0;
+  let allPlan = true;
+  let fallbacks = '';
+  let notFound = '';
+  let anyConflicts = false;
+  let active = 0;
+  let activeWithCostSharing = false;
+  let outOnly = '';
+  for (const b of built) {
+    const entry = b.entry;
+    if (b.conflicts.length !== 0) anyConflicts = true;
+    if (entry.coverageStatus === 'Not Found') {
+      notFound = notFound ? `${notFound}, ${entry.serviceType}` : entry.serviceType;
+      continue;
+    }
+    listed++;
+    if (b.tier !== 'plan') allPlan = false;
+    if (b.tier !== 'direct') {
+      const item = `${entry.serviceType}: ${b.matchedBy}`;
+      fallbacks = fallbacks ? `${fallbacks}; ${item}` : item;
+    }
+    if (entry.coverageStatus !== 'Active Coverage') continue;
+    active++;
+    if (!activeWithCostSharing && hasCostSharing(entry)) activeWithCostSharing = true;
+    if (entry.inNetwork === false) outOnly = outOnly ? `${outOnly}, ${entry.serviceType}` : entry.serviceType;
+  }
+  if (listed > 0 && allPlan) {
     warnings.push(
       benefitWarning(
         'PLAN_LEVEL_ONLY',
         'The payer returned plan-level (30) benefits only: every entry is derived from them.',
       ),
     );
-  } else {
-    const fallbacks = listed.filter((b) => b.tier !== 'direct');
-    if (fallbacks.length > 0) {
-      const list = fallbacks.map((b) => `${b.entry.serviceType}: ${b.matchedBy}`).join('; ');
-      warnings.push(
-        benefitWarning(
-          'SERVICE_TYPE_FALLBACK',
-          `Entries not matched by their own service type code: ${list}.`,
-        ),
-      );
-    }
+  } else if (fallbacks) {
+    warnings.push(
+      benefitWarning(
+        'SERVICE_TYPE_FALLBACK',
+        `Entries not matched by their own service type code: ${fallbacks}.`,
+      ),
+    );
   }
-  const notFound = built.filter((b) => b.entry.coverageStatus === 'Not Found');
-  if (notFound.length > 0) {
-    const names = notFound.map((b) => b.entry.serviceType).join(', ');
-    warnings.push(benefitWarning('SERVICE_NOT_FOUND', `No benefit rows and no plan status for: ${names}.`));
+  if (notFound) {
+    warnings.push(
+      benefitWarning('SERVICE_NOT_FOUND', `No benefit rows and no plan status for: ${notFound}.`),
+    );
   }
   // Plan-level conflicts repeat on every entry derived from them: one warning per distinct set of conflicts.
-  const conflictSets = new Map<string, string[]>();
-  for (const b of built) {
-    if (b.conflicts.length === 0) continue;
-    const key = b.conflicts.join('; ');
-    conflictSets.set(key, [...(conflictSets.get(key) ?? []), b.entry.serviceType]);
+  if (anyConflicts) {
+    const conflictSets = new Map<string, string[]>();
+    for (const b of built) {
+      if (b.conflicts.length === 0) continue;
+      const key = b.conflicts.join('; ');
+      const serviceTypes = conflictSets.get(key);
+      if (serviceTypes) serviceTypes.push(b.entry.serviceType);
+      else conflictSets.set(key, [b.entry.serviceType]);
+    }
+    for (const [conflicts, serviceTypes] of conflictSets) {
+      warnings.push(benefitWarning('CONFLICTING_VALUES', `${serviceTypes.join(', ')}: ${conflicts}.`));
+    }
   }
-  for (const [conflicts, serviceTypes] of conflictSets) {
-    warnings.push(benefitWarning('CONFLICTING_VALUES', `${serviceTypes.join(', ')}: ${conflicts}.`));
-  }
-  const active = built.filter((b) => b.entry.coverageStatus === 'Active Coverage');
-  if (active.length > 0 && active.every((b) => !hasCostSharing(b.entry))) {
+  if (active > 0 && !activeWithCostSharing) {
     warnings.push(
       benefitWarning(
         'NO_COST_SHARING',
@@ -85,11 +109,9 @@ export function entryWarnings(built: BuiltEntry[]): Warning[] {
       ),
     );
   }
-  const outOnly = active.filter((b) => b.entry.inNetwork === false);
-  if (outOnly.length > 0) {
-    const names = outOnly.map((b) => b.entry.serviceType).join(', ');
+  if (outOnly) {
     warnings.push(
-      benefitWarning('OUT_OF_NETWORK_ONLY', `Only out-of-network benefits were returned for: ${names}.`),
+      benefitWarning('OUT_OF_NETWORK_ONLY', `Only out-of-network benefits were returned for: ${outOnly}.`),
     );
   }
   return warnings;
