@@ -168,11 +168,13 @@ export function readBenefit(t: X12Tokens, benefit: X12Loop, log: IssueLog): Bene
   if (composite)
     info.compositeMedicalProcedureIdentifier = procedure(composite.split(t.delimitersAt(i).component));
 
-  const o = info as Info;
-  for (let k = 1; k < benefit.segments.length; k++) readChild(t, benefit.segments[k]!, o);
+  const segments = benefit.segments;
+  for (let k = 1; k < segments.length; k++) readChild(t, segments[k]!, info);
   for (const child of benefit.children) {
     const entity = readRelated(t, child);
-    if (entity) append(o, 'benefitsRelatedEntities', entity);
+    if (!entity) continue;
+    if (info.benefitsRelatedEntities) info.benefitsRelatedEntities.push(entity);
+    else info.benefitsRelatedEntities = [entity];
   }
   return info;
 }
@@ -204,53 +206,86 @@ function procedure(parts: string[]): NonNullable<BenefitsInformation['compositeM
   return out;
 }
 
-function readChild(t: X12Tokens, i: number, info: Info): void {
+const HSD01 = asMap(HSD01_QUANTITY_QUALIFIERS);
+const HSD03 = asMap(HSD03_UNITS);
+const HSD07 = asMap(HSD07_DELIVERY_FREQUENCIES);
+const HSD08 = asMap(HSD08_DELIVERY_TIMES);
+const ENTITIES = asMap(ENTITY_IDENTIFIER_CODES);
+const PER_MODES = asMap(PER_COMMUNICATION_MODES);
+
+type Delivery = NonNullable<BenefitsInformation['benefitsServiceDelivery']>[number];
+
+// Properties are assigned by name (not through a keyed helper), in the order the objects always had.
+function readChild(t: X12Tokens, i: number, info: BenefitsInformation): void {
   switch (t.segmentId(i)) {
     case 'HSD': {
-      const hsd: Info = {};
-      const q = t.value(i, 1).toUpperCase();
-      set(hsd, 'quantityQualifierCode', q);
-      set(hsd, 'quantityQualifier', codeName(HSD01_QUANTITY_QUALIFIERS, q));
-      set(hsd, 'quantity', t.value(i, 2));
-      const unit = t.value(i, 3).toUpperCase();
-      set(hsd, 'unitForMeasurementCode', unit);
-      set(hsd, 'unitForMeasurement', codeName(HSD03_UNITS, unit));
-      set(hsd, 'sampleSelectionModulus', t.value(i, 4));
-      const period = t.value(i, 5).toUpperCase();
-      set(hsd, 'timePeriodQualifierCode', period);
-      set(hsd, 'timePeriodQualifier', codeName(TIME_PERIOD_QUALIFIERS, period));
-      set(hsd, 'numOfPeriods', t.value(i, 6));
-      const frequency = t.value(i, 7).toUpperCase();
-      set(hsd, 'deliveryFrequencyCode', frequency);
-      set(hsd, 'deliveryFrequency', codeName(HSD07_DELIVERY_FREQUENCIES, frequency));
-      const pattern = t.value(i, 8).toUpperCase();
-      set(hsd, 'deliveryPatternTimeCode', pattern);
-      set(hsd, 'deliveryPatternTime', codeName(HSD08_DELIVERY_TIMES, pattern));
-      append(info, 'benefitsServiceDelivery', hsd);
+      const hsd: Delivery = {};
+      const q = t.upperValue(i, 1);
+      if (q) hsd.quantityQualifierCode = q;
+      const qName = HSD01.get(q);
+      if (qName) hsd.quantityQualifier = qName;
+      const quantity = t.value(i, 2);
+      if (quantity) hsd.quantity = quantity;
+      const unit = t.upperValue(i, 3);
+      if (unit) hsd.unitForMeasurementCode = unit;
+      const unitName = HSD03.get(unit);
+      if (unitName) hsd.unitForMeasurement = unitName;
+      const modulus = t.value(i, 4);
+      if (modulus) hsd.sampleSelectionModulus = modulus;
+      const period = t.upperValue(i, 5);
+      if (period) hsd.timePeriodQualifierCode = period;
+      const periodName = TIME.get(period);
+      if (periodName) hsd.timePeriodQualifier = periodName;
+      const periods = t.value(i, 6);
+      if (periods) hsd.numOfPeriods = periods;
+      const frequency = t.upperValue(i, 7);
+      if (frequency) hsd.deliveryFrequencyCode = frequency;
+      const frequencyName = HSD07.get(frequency);
+      if (frequencyName) hsd.deliveryFrequency = frequencyName;
+      const pattern = t.upperValue(i, 8);
+      if (pattern) hsd.deliveryPatternTimeCode = pattern;
+      const patternName = HSD08.get(pattern);
+      if (patternName) hsd.deliveryPatternTime = patternName;
+      if (info.benefitsServiceDelivery) info.benefitsServiceDelivery.push(hsd);
+      else info.benefitsServiceDelivery = [hsd];
       return;
     }
     case 'MSG': {
       const text = t.value(i, 1);
-      if (text) append(info, 'additionalInformation', { description: text });
+      if (!text) return;
+      if (info.additionalInformation) info.additionalInformation.push({ description: text });
+      else info.additionalInformation = [{ description: text }];
       return;
     }
     case 'III': {
-      const entry: Info = {};
-      set(entry, 'code', t.value(i, 2));
-      set(entry, 'description', t.value(i, 4));
-      if (Object.keys(entry).length) append(info, 'additionalInformation', entry);
+      const code = t.value(i, 2);
+      const description = t.value(i, 4);
+      if (!code && !description) return;
+      const entry: { code?: string; description?: string } = {};
+      if (code) entry.code = code;
+      if (description) entry.description = description;
+      append(info as Info, 'additionalInformation', entry);
       return;
     }
     case 'DTP': {
       const value = t.value(i, 3);
-      if (value) record(info, 'benefitsDateInformation', dateKey(t.value(i, 1)), value);
+      if (!value) return;
+      const dates = info.benefitsDateInformation;
+      const key = dateKey(t.value(i, 1));
+      if (dates) dates[key] = value;
+      else info.benefitsDateInformation = { [key]: value };
       return;
     }
     case 'REF': {
       const value = t.value(i, 2) || t.value(i, 3);
-      const qualifier = t.value(i, 1).toUpperCase();
+      const qualifier = t.upperValue(i, 1);
       if (value)
-        record(info, 'benefitsAdditionalInformation', REF_KEYS[qualifier] ?? `ref${qualifier}`, value);
+        record(
+          info as Info,
+          'benefitsAdditionalInformation',
+          REF_KEYS[qualifier] ?? `ref${qualifier}`,
+          value,
+        );
       return;
     }
     default:
@@ -258,55 +293,89 @@ function readChild(t: X12Tokens, i: number, info: Info): void {
   }
 }
 
+interface RelatedAddress {
+  address1?: string;
+  address2?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+  countryCode?: string;
+}
+
 function readRelated(t: X12Tokens, related: X12Loop): Related | undefined {
-  const entity: Info = {};
-  let address: Info | undefined;
+  const entity: Related = {};
+  let filled = false;
+  let address: RelatedAddress | undefined;
+  let addressFilled = false;
   for (const i of related.segments) {
     switch (t.segmentId(i)) {
       case 'NM1': {
-        const code = t.value(i, 1).toUpperCase();
-        set(entity, 'entityIdentifierCode', code);
-        set(entity, 'entityIdentifier', codeName(ENTITY_IDENTIFIER_CODES, code));
-        set(entity, 'entityType', entityType(t.value(i, 2)));
-        set(entity, 'entityName', t.value(i, 3));
-        set(entity, 'entityFirstname', t.value(i, 4));
-        set(entity, 'entityMiddlename', t.value(i, 5));
-        set(entity, 'entityIdentificationCode', t.value(i, 8).toUpperCase());
-        set(entity, 'entityIdentificationValue', t.value(i, 9));
+        const code = t.upperValue(i, 1);
+        const name = ENTITIES.get(code);
+        const type = entityType(t.value(i, 2));
+        const last = t.value(i, 3);
+        const first = t.value(i, 4);
+        const middle = t.value(i, 5);
+        const idCode = t.upperValue(i, 8);
+        const idValue = t.value(i, 9);
+        if (code) entity.entityIdentifierCode = code;
+        if (name) entity.entityIdentifier = name;
+        if (type) entity.entityType = type;
+        if (last) entity.entityName = last;
+        if (first) entity.entityFirstname = first;
+        if (middle) entity.entityMiddlename = middle;
+        if (idCode) entity.entityIdentificationCode = idCode;
+        if (idValue) entity.entityIdentificationValue = idValue;
+        if (code || type || last || first || middle || idCode || idValue) filled = true;
         break;
       }
-      case 'N3':
+      case 'N3': {
         address = address ?? {};
-        set(address, 'address1', t.value(i, 1));
-        set(address, 'address2', t.value(i, 2));
+        const line1 = t.value(i, 1);
+        const line2 = t.value(i, 2);
+        if (line1) address.address1 = line1;
+        if (line2) address.address2 = line2;
+        if (line1 || line2) addressFilled = true;
         break;
-      case 'N4':
+      }
+      case 'N4': {
         address = address ?? {};
-        set(address, 'city', t.value(i, 1));
-        set(address, 'state', t.value(i, 2));
-        set(address, 'postalCode', t.value(i, 3));
-        set(address, 'countryCode', t.value(i, 4));
+        const city = t.value(i, 1);
+        const state = t.value(i, 2);
+        const postalCode = t.value(i, 3);
+        const countryCode = t.value(i, 4);
+        if (city) address.city = city;
+        if (state) address.state = state;
+        if (postalCode) address.postalCode = postalCode;
+        if (countryCode) address.countryCode = countryCode;
+        if (city || state || postalCode || countryCode) addressFilled = true;
         break;
+      }
       case 'PER': {
-        const contacts: Info[] = [];
+        const name = t.value(i, 2);
         for (let n = 3; n <= 7; n += 2) {
-          const mode = t.value(i, n).toUpperCase();
+          const mode = t.upperValue(i, n);
           const number = t.value(i, n + 1);
           if (!mode && !number) continue;
-          const contact: Info = {};
-          set(contact, 'name', t.value(i, 2));
-          set(contact, 'communicationMode', codeName(PER_COMMUNICATION_MODES, mode) ?? mode);
-          set(contact, 'communicationNumber', number);
-          contacts.push(contact);
+          const contact: { name?: string; communicationMode?: string; communicationNumber?: string } = {};
+          if (name) contact.name = name;
+          const modeName = PER_MODES.get(mode) ?? mode;
+          if (modeName) contact.communicationMode = modeName;
+          if (number) contact.communicationNumber = number;
+          if (entity.contactInformation) entity.contactInformation.push(contact);
+          else entity.contactInformation = [contact];
+          filled = true;
         }
-        for (const contact of contacts) append(entity, 'contactInformation', contact);
         break;
       }
       default:
     }
   }
-  if (address && Object.keys(address).length) entity.address = address;
-  return Object.keys(entity).length ? (entity as Related) : undefined;
+  if (address && addressFilled) {
+    entity.address = address;
+    filled = true;
+  }
+  return filled ? entity : undefined;
 }
 
 export function entityType(code: string): string | undefined {

@@ -29,8 +29,6 @@ import type { X12Tokens } from './tokenizer.ts';
 
 export type Eligibility271Body = Omit<Eligibility271, 'warnings' | 'issues'>;
 
-const MEMBER_ID_QUALIFIERS = new Set(['MI', 'II', 'ZZ', '']);
-
 export function readEligibility(
   t: X12Tokens,
   tree: Transaction271Tree,
@@ -89,7 +87,8 @@ export function readEligibility(
   const benefitsInformation = (patient?.benefits ?? []).map((b) => readBenefit(t, b, log));
   const bht = tree.header.segments.find((i) => t.segmentId(i) === 'BHT');
   const patientDates = loopDates(t, patient?.name);
-  const subscriberDates = loopDates(t, subscriber?.name);
+  // Usually the patient is the subscriber: one reading serves both.
+  const subscriberDates = subscriber?.name === patient?.name ? patientDates : loopDates(t, subscriber?.name);
   const reference =
     patientDates.service ?? subscriberDates.service ?? (bht === undefined ? undefined : t.value(bht, 4));
   const plan = readPlan(benefitsInformation, reference);
@@ -131,7 +130,9 @@ export function readEligibility(
   const provider = readProvider(t, receiver?.name);
   if (provider) result.provider = provider;
   if (Object.keys(planInformation).length) result.planInformation = planInformation;
-  const dates = planDates({ ...subscriberDates, ...patientDates });
+  const dates = planDates(
+    subscriberDates === patientDates ? patientDates : { ...subscriberDates, ...patientDates },
+  );
   if (dates) result.planDateInformation = dates;
   if (plan.active !== undefined) result.planActive = plan.active;
   if (plan.planRow?.planCoverage) result.planCoverage = plan.planRow.planCoverage;
@@ -174,14 +175,14 @@ function rejection(t: X12Tokens, ref: AaaRef): AaaRejection {
   return {
     loop: ref.loop.replace('2000', '2100'),
     validRequest: t.value(ref.index, 1) || undefined,
-    code: t.value(ref.index, 3).toUpperCase(),
-    followUpCode: t.value(ref.index, 4).toUpperCase() || undefined,
+    code: t.upperValue(ref.index, 3),
+    followUpCode: t.upperValue(ref.index, 4) || undefined,
     position: t.position(ref.index),
   };
 }
 
 function aaaError(t: X12Tokens, ref: AaaRef): EligibilityCheckError {
-  const code = t.value(ref.index, 3).toUpperCase();
+  const code = t.upperValue(ref.index, 3);
   const spec = SPEC_AAA_ERRORS[code];
   const error: EligibilityCheckError = {
     code,
@@ -190,7 +191,7 @@ function aaaError(t: X12Tokens, ref: AaaRef): EligibilityCheckError {
     field: 'AAA',
   };
   const followupAction =
-    spec?.followupAction ?? codeName(AAA04_FOLLOW_UP_ACTIONS, t.value(ref.index, 4).toUpperCase());
+    spec?.followupAction ?? codeName(AAA04_FOLLOW_UP_ACTIONS, t.upperValue(ref.index, 4));
   if (followupAction) error.followupAction = followupAction;
   error.location = ref.loop === 'header' ? 'Header' : `Loop ${ref.loop.replace('2000', '2100')}`;
   return error;
@@ -201,18 +202,21 @@ function nm1(t: X12Tokens, name: X12Loop | undefined): number | undefined {
   return first !== undefined && t.segmentId(first) === 'NM1' ? first : undefined;
 }
 
-function setIf<T extends object>(o: T, key: keyof T, value: string | undefined): void {
-  if (value) (o as Record<keyof T, unknown>)[key] = value;
-}
+const ENTITIES = new Map(Object.entries(ENTITY_IDENTIFIER_CODES));
 
+// Readers below assign properties by name, in the order the objects always had, and only when non-empty.
 function readPayer(t: X12Tokens, name: X12Loop | undefined): Eligibility271['payer'] {
   const i = nm1(t, name);
   const payer: Eligibility271['payer'] = {};
   if (i === undefined) return payer;
-  setIf(payer, 'payerName', t.value(i, 3));
-  setIf(payer, 'payerId', t.value(i, 9));
-  setIf(payer, 'entityIdentifier', codeName(ENTITY_IDENTIFIER_CODES, t.value(i, 1).toUpperCase()));
-  setIf(payer, 'entityType', entityType(t.value(i, 2)));
+  const payerName = t.value(i, 3);
+  if (payerName) payer.payerName = payerName;
+  const payerId = t.value(i, 9);
+  if (payerId) payer.payerId = payerId;
+  const entity = ENTITIES.get(t.upperValue(i, 1));
+  if (entity) payer.entityIdentifier = entity;
+  const type = entityType(t.value(i, 2));
+  if (type) payer.entityType = type;
   return payer;
 }
 
@@ -222,10 +226,18 @@ function readProvider(t: X12Tokens, name: X12Loop | undefined): Provider | undef
   const provider: Provider = {};
   const person = t.value(i, 2) === '1';
   if (person) {
-    setIf(provider, 'lastName', t.value(i, 3));
-    setIf(provider, 'firstName', t.value(i, 4));
-  } else setIf(provider, 'organizationName', t.value(i, 3));
-  if (t.value(i, 8).toUpperCase() === 'XX') setIf(provider, 'npi', t.value(i, 9));
+    const last = t.value(i, 3);
+    if (last) provider.lastName = last;
+    const first = t.value(i, 4);
+    if (first) provider.firstName = first;
+  } else {
+    const organization = t.value(i, 3);
+    if (organization) provider.organizationName = organization;
+  }
+  if (t.upperValue(i, 8) === 'XX') {
+    const npi = t.value(i, 9);
+    if (npi) provider.npi = npi;
+  }
   const address = readAddress(t, name);
   if (address) provider.address = address;
   provider.providerType = person ? 'provider' : 'facility';
@@ -233,39 +245,59 @@ function readProvider(t: X12Tokens, name: X12Loop | undefined): Provider | undef
 }
 
 function readAddress(t: X12Tokens, name: X12Loop | undefined): Address | undefined {
-  const address: Address = {};
-  for (const i of name?.segments ?? []) {
+  if (name === undefined) return undefined;
+  let address: Address | undefined;
+  for (const i of name.segments) {
     const id = t.segmentId(i);
     if (id === 'N3') {
-      setIf(address, 'address1', t.value(i, 1));
-      setIf(address, 'address2', t.value(i, 2));
+      address ??= {};
+      const line1 = t.value(i, 1);
+      if (line1) address.address1 = line1;
+      const line2 = t.value(i, 2);
+      if (line2) address.address2 = line2;
     } else if (id === 'N4') {
-      setIf(address, 'city', t.value(i, 1));
-      setIf(address, 'state', t.value(i, 2));
-      setIf(address, 'postalCode', t.value(i, 3));
-      setIf(address, 'countryCode', t.value(i, 4));
-      setIf(address, 'countrySubDivisionCode', t.value(i, 7));
+      address ??= {};
+      const city = t.value(i, 1);
+      if (city) address.city = city;
+      const state = t.value(i, 2);
+      if (state) address.state = state;
+      const postalCode = t.value(i, 3);
+      if (postalCode) address.postalCode = postalCode;
+      const countryCode = t.value(i, 4);
+      if (countryCode) address.countryCode = countryCode;
+      const subdivision = t.value(i, 7);
+      if (subdivision) address.countrySubDivisionCode = subdivision;
     }
   }
-  return Object.keys(address).length ? address : undefined;
+  return address && Object.keys(address).length ? address : undefined;
 }
 
 function readPerson(t: X12Tokens, name: X12Loop | undefined): ResponseSubscriber | ResponseDependent {
   const person: ResponseSubscriber = {};
   const i = nm1(t, name);
   if (i !== undefined) {
-    setIf(person, 'lastName', t.value(i, 3));
-    setIf(person, 'firstName', t.value(i, 4));
-    setIf(person, 'middleName', t.value(i, 5));
-    if (MEMBER_ID_QUALIFIERS.has(t.value(i, 8).toUpperCase())) setIf(person, 'memberId', t.value(i, 9));
-    setIf(person, 'entityIdentifier', codeName(ENTITY_IDENTIFIER_CODES, t.value(i, 1).toUpperCase()));
-    setIf(person, 'entityType', entityType(t.value(i, 2)));
+    const last = t.value(i, 3);
+    if (last) person.lastName = last;
+    const first = t.value(i, 4);
+    if (first) person.firstName = first;
+    const middle = t.value(i, 5);
+    if (middle) person.middleName = middle;
+    const qualifier = t.upperValue(i, 8);
+    if (qualifier === 'MI' || qualifier === 'II' || qualifier === 'ZZ' || qualifier === '') {
+      const memberId = t.value(i, 9);
+      if (memberId) person.memberId = memberId;
+    }
+    const entity = ENTITIES.get(t.upperValue(i, 1));
+    if (entity) person.entityIdentifier = entity;
+    const type = entityType(t.value(i, 2));
+    if (type) person.entityType = type;
   }
-  for (const j of name?.segments ?? []) {
+  if (name === undefined) return person;
+  for (const j of name.segments) {
     if (t.segmentId(j) !== 'DMG') continue;
     const dob = t.value(j, 2);
     if (dob) person.dateOfBirth = dob;
-    const gender = t.value(j, 3).toUpperCase();
+    const gender = t.upperValue(j, 3);
     if (gender) person.gender = gender === 'M' || gender === 'F' ? gender : 'U';
     break;
   }
@@ -276,8 +308,7 @@ function readPerson(t: X12Tokens, name: X12Loop | undefined): ResponseSubscriber
 
 function findRef(t: X12Tokens, name: X12Loop | undefined, qualifier: string): string | undefined {
   for (const i of name?.segments ?? []) {
-    if (t.segmentId(i) === 'REF' && t.value(i, 1).toUpperCase() === qualifier)
-      return t.value(i, 2) || undefined;
+    if (t.segmentId(i) === 'REF' && t.upperValue(i, 1) === qualifier) return t.value(i, 2) || undefined;
   }
   return undefined;
 }
@@ -296,20 +327,24 @@ const TRACE_TYPES: Record<string, string> = {
 };
 
 function traceNumbers(t: X12Tokens, subscriber?: PartyLoop, patient?: PartyLoop): SubscriberTraceNumber[] {
-  const indices = [
-    ...(subscriber?.traces ?? []),
-    ...(patient && patient !== subscriber ? patient.traces : []),
-  ];
-  return indices.map((i) => {
-    const type = t.value(i, 1);
-    const trace: SubscriberTraceNumber = {};
-    setIf(trace, 'traceTypeCode', type);
-    setIf(trace, 'traceType', TRACE_TYPES[type]);
-    setIf(trace, 'referenceIdentification', t.value(i, 2));
-    setIf(trace, 'originatingCompanyIdentifier', t.value(i, 3));
-    // TRN*2 echoes the inquirer's trace; TRN*1 is the payer's own.
-    if (type === '2') setIf(trace, 'originatingTransactionTraceNumber', t.value(i, 2));
-    if (type === '1') setIf(trace, 'payerTraceNumber', t.value(i, 2));
-    return trace;
-  });
+  const out: SubscriberTraceNumber[] = [];
+  if (subscriber) for (const i of subscriber.traces) out.push(traceNumber(t, i));
+  if (patient && patient !== subscriber) for (const i of patient.traces) out.push(traceNumber(t, i));
+  return out;
+}
+
+function traceNumber(t: X12Tokens, i: number): SubscriberTraceNumber {
+  const type = t.value(i, 1);
+  const reference = t.value(i, 2);
+  const company = t.value(i, 3);
+  const trace: SubscriberTraceNumber = {};
+  if (type) trace.traceTypeCode = type;
+  const typeName = TRACE_TYPES[type];
+  if (typeName) trace.traceType = typeName;
+  if (reference) trace.referenceIdentification = reference;
+  if (company) trace.originatingCompanyIdentifier = company;
+  // TRN*2 echoes the inquirer's trace; TRN*1 is the payer's own.
+  if (type === '2' && reference) trace.originatingTransactionTraceNumber = reference;
+  if (type === '1' && reference) trace.payerTraceNumber = reference;
+  return trace;
 }

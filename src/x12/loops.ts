@@ -280,7 +280,7 @@ function hlLevel(
     const id = t.segmentId(j);
     if (id === 'HL') break;
     if (id !== 'NM1') continue;
-    const entity = t.value(j, 1).toUpperCase();
+    const entity = t.upperValue(j, 1);
     inferred =
       entity === 'IL'
         ? 'C'
@@ -327,7 +327,7 @@ function hlParent(
 
 /** Without HL segments: IL is the subscriber, 03 a dependent, the first other NM1 the source, the next the receiver. */
 function inferFromName(t: X12Tokens, i: number, last: Latest): Level | undefined {
-  const entity = t.value(i, 1).toUpperCase();
+  const entity = t.upperValue(i, 1);
   if (entity === 'IL') return 'C';
   if (entity === '03') return last.C ? 'D' : undefined;
   if (!last.A) return 'A';

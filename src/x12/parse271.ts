@@ -146,7 +146,7 @@ function pickTransaction(t: X12Tokens, responses: TransactionSpan[], traceNumber
 }
 
 function rejectedOrThrow(t: X12Tokens, envelope: Envelope, log: IssueLog): Parsed271Outcome {
-  const ta1 = envelope.ta1.find((i) => t.value(i, 4).toUpperCase() !== 'A');
+  const ta1 = envelope.ta1.find((i) => t.upperValue(i, 4) !== 'A');
   const ack = envelope.transactions.find((tx) => tx.type === '999');
   let rejection: InquiryRejected | undefined;
   if (ack) rejection = read999(t, ack);
@@ -154,7 +154,7 @@ function rejectedOrThrow(t: X12Tokens, envelope: Envelope, log: IssueLog): Parse
     const note = t.value(ta1, 5);
     rejection = {
       kind: 'TA1',
-      code: t.value(ta1, 4).toUpperCase() || 'R',
+      code: t.upperValue(ta1, 4) || 'R',
       message: `The interchange was rejected (TA1 note code ${/^\d{3}$/.test(note) ? note : 'missing'}).`,
     };
   }
@@ -169,9 +169,9 @@ function read999(t: X12Tokens, ack: TransactionSpan): InquiryRejected {
   let rejectedSegment = '';
   for (let i = ack.start + 1; i < ack.end; i++) {
     const id = t.segmentId(i);
-    if (id === 'AK9' || (id === 'IK5' && !code)) code = t.value(i, 1).toUpperCase();
+    if (id === 'AK9' || (id === 'IK5' && !code)) code = t.upperValue(i, 1);
     if (id === 'IK3' && !rejectedSegment && /^[A-Z0-9]{2,3}$/i.test(t.value(i, 1)))
-      rejectedSegment = t.value(i, 1).toUpperCase();
+      rejectedSegment = t.upperValue(i, 1);
   }
   code ||= 'R';
   const where = rejectedSegment ? ` (first error in segment ${rejectedSegment})` : '';

@@ -66,9 +66,25 @@ function decide(
 }
 
 export function readPlan(rows: BenefitsInformation[], reference: string | undefined): PlanReading {
-  const planRows = rows.filter(isPlanLevel);
-  const activeRows = planRows.filter((b) => ACTIVE.has(b.code ?? ''));
-  const inactiveRows = planRows.filter((b) => INACTIVE.has(b.code ?? ''));
+  const activeRows: BenefitsInformation[] = [];
+  const inactiveRows: BenefitsInformation[] = [];
+  let anyActive = false;
+  // EB12 of the plan-level active and cost rows: the network is plan level when they all say one thing.
+  let networkY = false;
+  let networkN = false;
+  for (const b of rows) {
+    const code = b.code ?? '';
+    const active = ACTIVE.has(code);
+    if (active) anyActive = true;
+    if (!isPlanLevel(b)) continue;
+    if (active) activeRows.push(b);
+    else if (INACTIVE.has(code)) inactiveRows.push(b);
+    if (active || COST_ROWS.has(code)) {
+      const indicator = b.inPlanNetworkIndicatorCode;
+      if (indicator === 'Y') networkY = true;
+      else if (indicator === 'N') networkN = true;
+    }
+  }
   let active: boolean | undefined;
   let conflict: string | undefined;
   if (activeRows.length && inactiveRows.length) {
@@ -77,19 +93,13 @@ export function readPlan(rows: BenefitsInformation[], reference: string | undefi
     conflict = `Read as ${active ? 'active' : 'inactive'}: ${decision.why}.`;
   } else if (activeRows.length) active = true;
   else if (inactiveRows.length) active = false;
-  else if (rows.some((b) => ACTIVE.has(b.code ?? ''))) active = true;
+  else if (anyActive) active = true;
 
   const planRow = active
     ? (activeRows.find((b) => b.planCoverage) ??
       activeRows.find(namesPlan) ??
       rows.find((b) => ACTIVE.has(b.code ?? '') && b.planCoverage))
     : undefined;
-  const indicators = new Set(
-    planRows
-      .filter((b) => ACTIVE.has(b.code ?? '') || COST_ROWS.has(b.code ?? ''))
-      .map((b) => b.inPlanNetworkIndicatorCode)
-      .filter((c) => c === 'Y' || c === 'N'),
-  );
-  const network = indicators.size === 1 ? (indicators.has('Y') ? 'In Network' : 'Out of Network') : undefined;
+  const network = networkY !== networkN ? (networkY ? 'In Network' : 'Out of Network') : undefined;
   return { active, planRow, network, conflict };
 }

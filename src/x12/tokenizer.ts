@@ -93,10 +93,19 @@ export class X12Tokens {
     return start >= end ? '' : this.text.slice(start, end);
   }
 
-  /** Element n without surrounding whitespace (real files pad elements with spaces). */
+  /**
+   * Element n without surrounding whitespace (real files pad elements with spaces): the same string as
+   * `element(i, n).trim()`, trimmed by offset so that only one string is made.
+   */
   value(i: number, n: number): string {
-    const raw = this.element(i, n);
-    return raw === '' ? raw : raw.trim();
+    const first = this.firstSeparator[i]!;
+    const count = this.firstSeparator[i + 1]! - first;
+    if (n < 1 || n > count) return n === 0 ? this.segmentId(i).trim() : '';
+    return trimmedSlice(
+      this.text,
+      this.separators[first + n - 1]! + 1,
+      n < count ? this.separators[first + n]! : this.ends[i]!,
+    );
   }
 
   /**
@@ -110,6 +119,26 @@ export class X12Tokens {
     const start = this.separators[first + n - 1]! + 1;
     const end = n < count ? this.separators[first + n]! : this.ends[i]!;
     return codeAt(this.text, start, end);
+  }
+
+  /**
+   * Element n as `value(i, n).toUpperCase()` would give it; short codes are interned (no string is made).
+   * Unlike `code`, any lower-case letter is upper-cased, not only ASCII ones.
+   */
+  upperValue(i: number, n: number): string {
+    const first = this.firstSeparator[i]!;
+    const count = this.firstSeparator[i + 1]! - first;
+    if (n < 1 || n > count) return n === 0 ? this.segmentId(i).trim().toUpperCase() : '';
+    const start = this.separators[first + n - 1]! + 1;
+    const end = n < count ? this.separators[first + n]! : this.ends[i]!;
+    const short = internedCode(this.text, start, end);
+    if (short !== undefined) return short;
+    const value = trimmedSlice(this.text, start, end);
+    for (let k = 0; k < value.length; k++) {
+      const c = value.charCodeAt(k);
+      if ((c >= 97 && c <= 122) || c >= 128) return value.toUpperCase();
+    }
+    return value;
   }
 
   /** Element n split on the repetition separator (none in 4010), each part as `code` reads it ('' kept). */
@@ -175,27 +204,67 @@ export class X12Tokens {
 }
 
 /**
- * Interned upper-case codes of 1–3 letters or digits (segment ids and code elements), keyed by their
- * character codes: no string is made per read, and ids compare as references.
+ * Interned upper-case codes of 1–3 letters or digits (segment ids and code elements): no string is made
+ * per read. A code's slot is computed from its characters (36 symbols, case-insensitive, plus "none" for
+ * the 2nd and 3rd place), so a lookup is two array reads.
  */
-const CODE_CACHE = new Map<number, string>();
+const CODE_SLOTS = new Uint16Array(36 * 37 * 37);
+/** CODE_STRINGS[slot]; slot 0 is never used. */
+const CODE_STRINGS: string[] = [''];
+/** Character code (< 128) → 0–35 for a digit or letter (either case), -1 otherwise. */
+const ALNUM_INDEX = new Int8Array(128).fill(-1);
+for (let c = 48; c <= 57; c++) ALNUM_INDEX[c] = c - 48;
+for (let c = 65; c <= 90; c++) ALNUM_INDEX[c] = ALNUM_INDEX[c + 32] = c - 55;
+
+const alnumIndex = (c: number) => (c < 128 ? ALNUM_INDEX[c]! : -1);
 
 /** text[start, end) upper-cased and interned when it is 1–3 letters or digits; otherwise undefined. */
 function internedCode(text: string, start: number, end: number): string | undefined {
   const length = end - start;
   if (length < 1 || length > 3) return undefined;
-  const c0 = text.charCodeAt(start);
-  const c1 = length > 1 ? text.charCodeAt(start + 1) : 48;
-  const c2 = length > 2 ? text.charCodeAt(start + 2) : 48;
-  if (!isAlnum(c0) || !isAlnum(c1) || !isAlnum(c2)) return undefined;
-  // Clearing bit 5 upper-cases a letter and leaves digits' keys distinct from letters'.
-  const key = ((c0 & 0xdf) << 16) | ((c1 & 0xdf) << 8) | (c2 & 0xdf) | (length << 24);
-  let code = CODE_CACHE.get(key);
-  if (code === undefined) {
-    code = text.slice(start, end).toUpperCase();
-    CODE_CACHE.set(key, code);
+  const i0 = alnumIndex(text.charCodeAt(start));
+  if (i0 < 0) return undefined;
+  let i1 = 36;
+  let i2 = 36;
+  if (length > 1) {
+    i1 = alnumIndex(text.charCodeAt(start + 1));
+    if (i1 < 0) return undefined;
+    if (length > 2) {
+      i2 = alnumIndex(text.charCodeAt(start + 2));
+      if (i2 < 0) return undefined;
+    }
   }
+  const key = (i0 * 37 + i1) * 37 + i2;
+  const slot = CODE_SLOTS[key]!;
+  if (slot !== 0) return CODE_STRINGS[slot]!;
+  const code = text.slice(start, end).toUpperCase();
+  CODE_SLOTS[key] = CODE_STRINGS.length;
+  CODE_STRINGS.push(code);
   return code;
+}
+
+/** Whitespace as String.prototype.trim removes it (WhiteSpace and LineTerminator). */
+function isTrimSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c >= 160 &&
+    (c === 160 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff)
+  );
+}
+
+/** text.slice(start, end).trim(), without making the untrimmed string. */
+function trimmedSlice(text: string, start: number, end: number): string {
+  while (start < end && isTrimSpace(text.charCodeAt(start))) start++;
+  while (end > start && isTrimSpace(text.charCodeAt(end - 1))) end--;
+  return start >= end ? '' : text.slice(start, end);
 }
 
 /** text[start, end) trimmed and upper-cased; interned when it is a short code. */
@@ -203,7 +272,7 @@ function codeAt(text: string, start: number, end: number): string {
   const short = internedCode(text, start, end);
   if (short !== undefined) return short;
   if (start >= end) return '';
-  const value = text.slice(start, end).trim();
+  const value = trimmedSlice(text, start, end);
   for (let k = 0; k < value.length; k++) {
     const c = value.charCodeAt(k);
     if (c >= 97 && c <= 122) return value.toUpperCase();
