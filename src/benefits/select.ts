@@ -46,20 +46,28 @@ export function rowsByProduct(rows: BenefitRow[]): MatchedRow[][] {
       if (match) byProduct[p]!.push({ row, match });
     }
   }
-  // Rows arrive in document order, so a list whose ranks never decrease is already sorted.
-  for (const matched of byProduct) {
-    for (let k = 1; k < matched.length; k++) {
-      if (matched[k]!.match.rank < matched[k - 1]!.match.rank) {
-        matched.sort(byRankThenOrder);
-        break;
-      }
-    }
-  }
+  for (let p = 0; p < byProduct.length; p++) byProduct[p] = byRankThenOrder(byProduct[p]!);
   return byProduct;
 }
 
-function byRankThenOrder(a: MatchedRow, b: MatchedRow): number {
-  return a.match.rank - b.match.rank || a.row.index - b.row.index;
+/**
+ * `matched` (in document order, as rowsByProduct builds it) ordered by rank, then document order. A list
+ * whose ranks never decrease is already in that order; otherwise each row's key (rank, then its place in
+ * the list) is sorted as a number, which needs no comparator calls.
+ */
+function byRankThenOrder(matched: MatchedRow[]): MatchedRow[] {
+  let sorted = true;
+  for (let k = 1; k < matched.length && sorted; k++) {
+    if (matched[k]!.match.rank < matched[k - 1]!.match.rank) sorted = false;
+  }
+  if (sorted) return matched;
+  // rank × 2^32 + place: exact in a double (ranks are small), and ordered as (rank, place).
+  const keys = new Float64Array(matched.length);
+  for (let k = 0; k < matched.length; k++) keys[k] = matched[k]!.match.rank * 4294967296 + k;
+  keys.sort();
+  const out: MatchedRow[] = [];
+  for (let k = 0; k < keys.length; k++) out.push(matched[keys[k]! % 4294967296]!);
+  return out;
 }
 
 /**

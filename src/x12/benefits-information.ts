@@ -77,7 +77,9 @@ function ebShift(t: X12Tokens, i: number, log: IssueLog): number {
   const eb02 = t.code(i, 2);
   let shift = 0;
   if (eb02 && !EB02.has(eb02) && isKnownServiceTypeCode(eb02) && !allServiceTypes(t, i, 3)) shift = -1;
-  else if (!eb02 && EB02.has(t.code(i, 3)) && allServiceTypes(t, i, 4)) shift = 1;
+  // Coverage levels are 3 characters: a longer EB03 (the usual list of service types) is not read as a code.
+  else if (!eb02 && !t.codeIsLongerThan(i, 3, 3) && EB02.has(t.code(i, 3)) && allServiceTypes(t, i, 4))
+    shift = 1;
   if (shift !== 0)
     log.add(
       warning(

@@ -50,10 +50,8 @@ export function parse271All(text: string): Parsed271Outcome[] {
  * built, so a large batch never holds every result in memory at once.
  */
 export function* parse271Each(text: string): Generator<Parsed271Outcome, void, undefined> {
-  const { tokens, log, envelope, responses } = guarded(() => {
-    const parts = read(text);
-    return { ...parts, responses: parts.envelope.transactions.filter((tx) => tx.type === '271') };
-  });
+  const { tokens, log, envelope } = guarded(() => read(text));
+  const responses = envelope.transactions.filter((tx) => tx.type === '271');
   if (!responses.length) {
     yield guarded(() => rejectedOrThrow(tokens, envelope, log));
     return;

@@ -141,6 +141,24 @@ export class X12Tokens {
     return value;
   }
 
+  /**
+   * True when `code(i, n)` is certainly longer than `length` characters, found without making it: its
+   * trimmed text is longer and all ASCII (upper-casing ASCII keeps the length). False when unsure.
+   */
+  codeIsLongerThan(i: number, n: number, length: number): boolean {
+    const first = this.firstSeparator[i]!;
+    const count = this.firstSeparator[i + 1]! - first;
+    if (n < 1 || n > count) return false;
+    const text = this.text;
+    let start = this.separators[first + n - 1]! + 1;
+    let end = n < count ? this.separators[first + n]! : this.ends[i]!;
+    while (start < end && isTrimSpace(text.charCodeAt(start))) start++;
+    while (end > start && isTrimSpace(text.charCodeAt(end - 1))) end--;
+    if (end - start <= length) return false;
+    for (let k = start; k < end; k++) if (text.charCodeAt(k) >= 128) return false;
+    return true;
+  }
+
   /** Element n split on the repetition separator (none in 4010), each part as `code` reads it ('' kept). */
   repetitionCodes(i: number, n: number): string[] {
     const first = this.firstSeparator[i]!;
