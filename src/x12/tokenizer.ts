@@ -372,7 +372,10 @@ export function tokenize(text: string): X12Tokens {
     firstSeparator[count] = separatorCount;
     let brokenLine = false;
     for (i++; i < length; i++) {
-      const kind = classes[codes[i]!]!;
+      const ch = codes[i]!;
+      // Most characters are none of the three: compared directly, they skip the table read.
+      if (ch !== elementCode && ch !== terminatorCode && ch !== LF) continue;
+      const kind = classes[ch]!;
       if (kind === 0) continue;
       if (kind === ELEMENT) {
         if (separatorCount === separatorCapacity) {
