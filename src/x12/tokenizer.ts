@@ -236,6 +236,14 @@ for (let c = 65; c <= 90; c++) ALNUM_INDEX[c] = ALNUM_INDEX[c + 32] = c - 55;
 
 const alnumIndex = (c: number) => (c < 128 ? ALNUM_INDEX[c]! : -1);
 
+/**
+ * The engine's own copy of `s` (a property key is kept in the engine's string table): comparing it with a
+ * literal such as `'EB'` is then a pointer comparison, and hash lookups reuse its stored hash.
+ */
+function internalize(s: string): string {
+  return Object.keys({ [s]: 0 })[0]!;
+}
+
 /** text[start, end) upper-cased and interned when it is 1–3 letters or digits; otherwise undefined. */
 function internedCode(text: string, start: number, end: number): string | undefined {
   const length = end - start;
@@ -255,7 +263,7 @@ function internedCode(text: string, start: number, end: number): string | undefi
   const key = (i0 * 37 + i1) * 37 + i2;
   const slot = CODE_SLOTS[key]!;
   if (slot !== 0) return CODE_STRINGS[slot]!;
-  const code = text.slice(start, end).toUpperCase();
+  const code = internalize(text.slice(start, end).toUpperCase());
   CODE_SLOTS[key] = CODE_STRINGS.length;
   CODE_STRINGS.push(code);
   return code;
