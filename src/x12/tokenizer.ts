@@ -44,20 +44,17 @@ export class X12Tokens {
     return i + 1;
   }
 
-  /** Segment ids already read: the parser asks for most of them several times. */
-  private ids: (string | undefined)[] | undefined;
+  /**
+   * Slots (see CODE_SLOTS) of the segment ids already read: the parser asks for most of them several
+   * times. 0 when not read yet, or when the id is not a 2–3 character code (then it is read again).
+   */
+  private idSlots: Uint16Array | undefined;
 
   /** Upper-case segment id (`ISA`, `EB`, ...). */
   segmentId(i: number): string {
-    this.ids ??= new Array<string | undefined>(this.segmentCount);
-    const known = this.ids[i];
-    if (known !== undefined) return known;
-    const id = this.readId(i);
-    this.ids[i] = id;
-    return id;
-  }
-
-  private readId(i: number): string {
+    const slots = (this.idSlots ??= new Uint16Array(this.segmentCount));
+    const slot = slots[i]!;
+    if (slot !== 0) return CODE_STRINGS[slot]!;
     const start = this.starts[i]!;
     const end =
       this.firstSeparator[i + 1]! > this.firstSeparator[i]!
@@ -65,8 +62,11 @@ export class X12Tokens {
         : this.ends[i]!;
     const length = end - start;
     if (length === 2 || length === 3) {
-      const id = internedCode(this.text, start, end);
-      if (id !== undefined) return id;
+      const known = codeSlot(this.text, start, end);
+      if (known !== 0) {
+        slots[i] = known;
+        return CODE_STRINGS[known]!;
+      }
     }
     return this.text.slice(start, end).toUpperCase();
   }
@@ -244,29 +244,34 @@ function internalize(s: string): string {
   return Object.keys({ [s]: 0 })[0]!;
 }
 
-/** text[start, end) upper-cased and interned when it is 1–3 letters or digits; otherwise undefined. */
-function internedCode(text: string, start: number, end: number): string | undefined {
+/** The slot of text[start, end) upper-cased when it is 1–3 letters or digits (interned on first use); else 0. */
+function codeSlot(text: string, start: number, end: number): number {
   const length = end - start;
-  if (length < 1 || length > 3) return undefined;
+  if (length < 1 || length > 3) return 0;
   const i0 = alnumIndex(text.charCodeAt(start));
-  if (i0 < 0) return undefined;
+  if (i0 < 0) return 0;
   let i1 = 36;
   let i2 = 36;
   if (length > 1) {
     i1 = alnumIndex(text.charCodeAt(start + 1));
-    if (i1 < 0) return undefined;
+    if (i1 < 0) return 0;
     if (length > 2) {
       i2 = alnumIndex(text.charCodeAt(start + 2));
-      if (i2 < 0) return undefined;
+      if (i2 < 0) return 0;
     }
   }
   const key = (i0 * 37 + i1) * 37 + i2;
   const slot = CODE_SLOTS[key]!;
-  if (slot !== 0) return CODE_STRINGS[slot]!;
-  const code = internalize(text.slice(start, end).toUpperCase());
+  if (slot !== 0) return slot;
   CODE_SLOTS[key] = CODE_STRINGS.length;
-  CODE_STRINGS.push(code);
-  return code;
+  CODE_STRINGS.push(internalize(text.slice(start, end).toUpperCase()));
+  return CODE_SLOTS[key]!;
+}
+
+/** text[start, end) upper-cased and interned when it is 1–3 letters or digits; otherwise undefined. */
+function internedCode(text: string, start: number, end: number): string | undefined {
+  const slot = codeSlot(text, start, end);
+  return slot === 0 ? undefined : CODE_STRINGS[slot];
 }
 
 /** Whitespace as String.prototype.trim removes it (WhiteSpace and LineTerminator). */
