@@ -52,7 +52,8 @@ export class X12Tokens {
 
   /** Upper-case segment id (`ISA`, `EB`, ...). */
   segmentId(i: number): string {
-    const slots = (this.idSlots ??= new Uint16Array(this.segmentCount));
+    this.idSlots ??= new Uint16Array(this.segmentCount);
+    const slots = this.idSlots;
     const slot = slots[i]!;
     if (slot !== 0) return CODE_STRINGS[slot]!;
     const start = this.starts[i]!;
