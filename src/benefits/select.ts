@@ -33,17 +33,24 @@ export function networkClassOf(network: Network): NetworkClass {
 
 /**
  * Every row that speaks for each product (matchRow), best rank first, then document order; indexed like
- * PRODUCT_SERVICE_TYPES. Each row is matched once, for all products.
+ * PRODUCT_SERVICE_TYPES. Each row is matched once, for all products, and a row matched the same way for
+ * several products (plan level, or one shared rule) is one MatchedRow in each of their lists: the pairs are
+ * only read, never modified.
  */
 export function rowsByProduct(rows: BenefitRow[]): MatchedRow[][] {
   const byProduct: MatchedRow[][] = [];
   for (let p = 0; p < PRODUCT_SERVICE_TYPES.length; p++) byProduct.push([]);
   const matches: (Match | undefined)[] = [];
+  const pairs: (MatchedRow | undefined)[] = [];
   for (const row of rows) {
     matchProducts(row, matches);
     for (let p = 0; p < PRODUCT_SERVICE_TYPES.length; p++) {
       const match = matches[p];
-      if (match) byProduct[p]!.push({ row, match });
+      if (match === undefined) continue;
+      let pair: MatchedRow | undefined;
+      for (let q = 0; q < p && pair === undefined; q++) if (matches[q] === match) pair = pairs[q];
+      pairs[p] = pair ??= { row, match };
+      byProduct[p]!.push(pair);
     }
   }
   for (let p = 0; p < byProduct.length; p++) byProduct[p] = byRankThenOrder(byProduct[p]!);
@@ -52,8 +59,8 @@ export function rowsByProduct(rows: BenefitRow[]): MatchedRow[][] {
 
 /**
  * `matched` (in document order, as rowsByProduct builds it) ordered by rank, then document order. A list
- * whose ranks never decrease is already in that order; otherwise each row's key (rank, then its place in
- * the list) is sorted as a number, which needs no comparator calls.
+ * whose ranks never decrease is already in that order; otherwise the rows are taken rank by rank, lowest
+ * first, each rank in list order (a product's rows carry only a few distinct ranks).
  */
 function byRankThenOrder(matched: MatchedRow[]): MatchedRow[] {
   let sorted = true;
@@ -61,12 +68,14 @@ function byRankThenOrder(matched: MatchedRow[]): MatchedRow[] {
     if (matched[k]!.match.rank < matched[k - 1]!.match.rank) sorted = false;
   }
   if (sorted) return matched;
-  // rank × 2^32 + place: exact in a double (ranks are small), and ordered as (rank, place).
-  const keys = new Float64Array(matched.length);
-  for (let k = 0; k < matched.length; k++) keys[k] = matched[k]!.match.rank * 4294967296 + k;
-  keys.sort();
   const out: MatchedRow[] = [];
-  for (let k = 0; k < keys.length; k++) out.push(matched[keys[k]! % 4294967296]!);
+  let rank = Number.NEGATIVE_INFINITY;
+  while (out.length < matched.length) {
+    let next = Number.POSITIVE_INFINITY;
+    for (const m of matched) if (m.match.rank > rank && m.match.rank < next) next = m.match.rank;
+    for (const m of matched) if (m.match.rank === next) out.push(m);
+    rank = next;
+  }
   return out;
 }
 
