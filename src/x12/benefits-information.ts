@@ -181,19 +181,29 @@ export function readBenefit(t: X12Tokens, benefit: X12Loop, log: IssueLog): Bene
   return info;
 }
 
-/** EB03 repetitions (as codes), without blanks and duplicates, with their names. */
+/**
+ * EB03 repetitions (as codes), without blanks and duplicates, with their names. `codes` is a fresh array
+ * (repetitionCodes makes one per call): it is compacted in place and becomes `serviceTypeCodes`.
+ */
 function readServiceTypes(info: BenefitsInformation, codes: string[]): void {
-  const stcs: string[] = [];
   const names: string[] = [];
-  for (const stc of codes) {
-    if (!stc || stcs.includes(stc)) continue;
-    stcs.push(stc);
+  let kept = 0;
+  for (let k = 0; k < codes.length; k++) {
+    const stc = codes[k]!;
+    if (!stc || isAmong(codes, kept, stc)) continue;
+    codes[kept++] = stc;
     names.push(STC.get(stc) ?? stc);
   }
-  if (stcs.length) {
-    info.serviceTypeCodes = stcs;
-    info.serviceTypes = names;
-  }
+  if (kept === 0) return;
+  codes.length = kept;
+  info.serviceTypeCodes = codes;
+  info.serviceTypes = names;
+}
+
+/** `value` is one of list[0, end). */
+function isAmong(list: string[], end: number, value: string): boolean {
+  for (let k = 0; k < end; k++) if (list[k] === value) return true;
+  return false;
 }
 
 function procedure(parts: string[]): NonNullable<BenefitsInformation['compositeMedicalProcedureIdentifier']> {
