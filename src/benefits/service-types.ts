@@ -114,6 +114,16 @@ const PREVENTIVE_NUTRITION_TEXT = /PREVENT|COUNSEL|WELLNESS/;
 const MNT_PROCEDURE_CODES = new Set(['97802', '97803', '97804', 'G0270', 'G0271']);
 
 /**
+ * False only when `message` certainly cannot make NUTRITION_TEXT match: it is ASCII (so upper-casing maps
+ * letters one to one) and has none of the words every NUTRITION_TEXT alternative contains. The usual MSG
+ * is then passed over without joining and upper-casing the row's text.
+ */
+const NUTRITION_WORD_OR_NON_ASCII = /DIET|NUTRITION|MNT|[\u0080-\uffff]/i;
+function mayNameNutrition(message: string): boolean {
+  return NUTRITION_WORD_OR_NON_ASCII.test(message);
+}
+
+/**
  * X12 has no service type code for nutrition, so payers (and the sandbox) name it in MSG text after a 98
  * row. Text that names nutrition but neither kind (or both) is `either`.
  */
@@ -121,7 +131,7 @@ export function classifyNutrition(
   messages: string[],
   procedureCode: string | undefined,
 ): { kind: NutritionKind; source: 'MSG text' | 'procedure code' } | undefined {
-  const text = messages.join(' ').toUpperCase();
+  const text = messages.some(mayNameNutrition) ? messages.join(' ').toUpperCase() : '';
   if (NUTRITION_TEXT.test(text)) {
     const medical = MEDICAL_NUTRITION_TEXT.test(text);
     const preventive = PREVENTIVE_NUTRITION_TEXT.test(text);
