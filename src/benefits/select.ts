@@ -10,7 +10,7 @@
 import { PRODUCT_SERVICE_TYPES } from '../checks/schema.ts';
 import type { Findings } from './confidence.ts';
 import type { BenefitRow, Network } from './rows.ts';
-import { type Match, matchProducts } from './service-types.ts';
+import { type Match, matchProducts, PLAN_MATCH } from './service-types.ts';
 
 export interface MatchedRow {
   row: BenefitRow;
@@ -35,11 +35,16 @@ export function networkClassOf(network: Network): NetworkClass {
  * Every row that speaks for each product (matchRow), best rank first, then document order; indexed like
  * PRODUCT_SERVICE_TYPES. Each row is matched once, for all products, and a row matched the same way for
  * several products (plan level, or one shared rule) is one MatchedRow in each of their lists: the pairs are
- * only read, never modified.
+ * only read, never modified. Plan-level matches have the worst rank, so they are kept apart in document
+ * order and appended after the product's other rows.
  */
 export function rowsByProduct(rows: BenefitRow[]): MatchedRow[][] {
   const byProduct: MatchedRow[][] = [];
-  for (let p = 0; p < PRODUCT_SERVICE_TYPES.length; p++) byProduct.push([]);
+  const planLevel: MatchedRow[][] = [];
+  for (let p = 0; p < PRODUCT_SERVICE_TYPES.length; p++) {
+    byProduct.push([]);
+    planLevel.push([]);
+  }
   const matches: (Match | undefined)[] = [];
   const pairs: (MatchedRow | undefined)[] = [];
   for (const row of rows) {
@@ -50,10 +55,18 @@ export function rowsByProduct(rows: BenefitRow[]): MatchedRow[][] {
       let pair: MatchedRow | undefined;
       for (let q = 0; q < p && pair === undefined; q++) if (matches[q] === match) pair = pairs[q];
       pairs[p] = pair ??= { row, match };
-      byProduct[p]!.push(pair);
+      (match === PLAN_MATCH ? planLevel : byProduct)[p]!.push(pair);
     }
   }
-  for (let p = 0; p < byProduct.length; p++) byProduct[p] = byRankThenOrder(byProduct[p]!);
+  for (let p = 0; p < byProduct.length; p++) {
+    const ranked = byRankThenOrder(byProduct[p]!);
+    const plan = planLevel[p]!;
+    if (ranked.length === 0) byProduct[p] = plan;
+    else {
+      for (let k = 0; k < plan.length; k++) ranked.push(plan[k]!);
+      byProduct[p] = ranked;
+    }
+  }
   return byProduct;
 }
 

@@ -178,7 +178,8 @@ const RULE_MATCHES = new Map<ProductServiceType, readonly Match[]>(
     })),
   ]),
 );
-const PLAN_MATCH: Match = {
+/** The match of every plan-level row: the worst rank, below every code rule and nutrition match. */
+export const PLAN_MATCH: Match = {
   rank: PLAN_RANK,
   tier: 'plan',
   code: '30',
