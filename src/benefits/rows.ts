@@ -201,11 +201,15 @@ function readServiceTypeCodes(sent: string[] | undefined): string[] {
 }
 
 export function readRow(original: BenefitsInformation, index: number): BenefitRow {
-  // Only EB*A and EB*F rows can be realigned.
+  // Only an EB*A without EB08 or an EB*F without EB09 can be realigned (realign's first test for each shape).
   const originalCode = upper(original.code);
   let eb = original;
   let realigned: string | undefined;
-  if (originalCode === 'A' || originalCode === 'F') ({ eb, realigned } = realign(original));
+  if (
+    (originalCode === 'A' && absent(original.benefitPercent)) ||
+    (originalCode === 'F' && absent(original.quantityQualifierCode))
+  )
+    ({ eb, realigned } = realign(original));
   const levelCode = upper(eb.coverageLevelCode);
   const serviceTypeCodes = readServiceTypeCodes(eb.serviceTypeCodes);
   const rawPercent = toNumber(eb.benefitPercent);
