@@ -195,7 +195,8 @@ function readServiceTypes(info: BenefitsInformation, codes: string[]): void {
     names.push(STC.get(stc) ?? stc);
   }
   if (kept === 0) return;
-  codes.length = kept;
+  // Setting an array's length is a slow runtime call: only when something was dropped.
+  if (kept !== codes.length) codes.length = kept;
   info.serviceTypeCodes = codes;
   info.serviceTypes = names;
 }
