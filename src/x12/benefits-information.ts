@@ -3,7 +3,7 @@
  * Healthcare/Stedi `benefitsInformation` object. Values are strings as sent (trimmed); code elements are
  * upper-cased and named from codes.ts. Only elements that are present become properties.
  */
-import type { BenefitsInformation } from '../checks/schema.ts';
+import type { Address, BenefitsInformation } from '../checks/schema.ts';
 import {
   codeName,
   EB01_BENEFIT_CODES,
@@ -36,14 +36,16 @@ function set(o: Info, key: string, value: string | undefined): void {
 }
 
 /** Appends to the array property `key`, creating it on first use. */
-function append(o: Info, key: string, value: unknown): void {
+function append(target: object, key: string, value: unknown): void {
+  const o = target as Info;
   const list = o[key] as unknown[] | undefined;
   if (list) list.push(value);
   else o[key] = [value];
 }
 
 /** Sets `o[key][name]`, creating the record on first use. */
-function record(o: Info, key: string, name: string, value: string): void {
+function record(target: object, key: string, name: string, value: string): void {
+  const o = target as Info;
   const map = (o[key] as Info | undefined) ?? {};
   map[name] = value;
   o[key] = map;
@@ -174,9 +176,7 @@ export function readBenefit(t: X12Tokens, benefit: X12Loop, log: IssueLog): Bene
   for (let k = 1; k < segments.length; k++) readChild(t, segments[k]!, info);
   for (const child of benefit.children) {
     const entity = readRelated(t, child);
-    if (!entity) continue;
-    if (info.benefitsRelatedEntities) info.benefitsRelatedEntities.push(entity);
-    else info.benefitsRelatedEntities = [entity];
+    if (entity) append(info, 'benefitsRelatedEntities', entity);
   }
   return info;
 }
@@ -223,7 +223,8 @@ const HSD01 = asMap(HSD01_QUANTITY_QUALIFIERS);
 const HSD03 = asMap(HSD03_UNITS);
 const HSD07 = asMap(HSD07_DELIVERY_FREQUENCIES);
 const HSD08 = asMap(HSD08_DELIVERY_TIMES);
-const ENTITIES = asMap(ENTITY_IDENTIFIER_CODES);
+/** NM101 entity identifier names (also read by the 2100 loops in eligibility.ts). */
+export const ENTITIES = asMap(ENTITY_IDENTIFIER_CODES);
 const PER_MODES = asMap(PER_COMMUNICATION_MODES);
 
 type Delivery = NonNullable<BenefitsInformation['benefitsServiceDelivery']>[number];
@@ -259,15 +260,12 @@ function readChild(t: X12Tokens, i: number, info: BenefitsInformation): void {
       if (pattern) hsd.deliveryPatternTimeCode = pattern;
       const patternName = HSD08.get(pattern);
       if (patternName) hsd.deliveryPatternTime = patternName;
-      if (info.benefitsServiceDelivery) info.benefitsServiceDelivery.push(hsd);
-      else info.benefitsServiceDelivery = [hsd];
+      append(info, 'benefitsServiceDelivery', hsd);
       return;
     }
     case 'MSG': {
       const text = t.value(i, 1);
-      if (!text) return;
-      if (info.additionalInformation) info.additionalInformation.push({ description: text });
-      else info.additionalInformation = [{ description: text }];
+      if (text) append(info, 'additionalInformation', { description: text });
       return;
     }
     case 'III': {
@@ -277,28 +275,19 @@ function readChild(t: X12Tokens, i: number, info: BenefitsInformation): void {
       const entry: { code?: string; description?: string } = {};
       if (code) entry.code = code;
       if (description) entry.description = description;
-      append(info as Info, 'additionalInformation', entry);
+      append(info, 'additionalInformation', entry);
       return;
     }
     case 'DTP': {
       const value = t.value(i, 3);
-      if (!value) return;
-      const dates = info.benefitsDateInformation;
-      const key = dateKey(t.value(i, 1));
-      if (dates) dates[key] = value;
-      else info.benefitsDateInformation = { [key]: value };
+      if (value) record(info, 'benefitsDateInformation', dateKey(t.value(i, 1)), value);
       return;
     }
     case 'REF': {
       const value = t.value(i, 2) || t.value(i, 3);
       const qualifier = t.upperValue(i, 1);
       if (value)
-        record(
-          info as Info,
-          'benefitsAdditionalInformation',
-          REF_KEYS[qualifier] ?? `ref${qualifier}`,
-          value,
-        );
+        record(info, 'benefitsAdditionalInformation', REF_KEYS[qualifier] ?? `ref${qualifier}`, value);
       return;
     }
     default:
@@ -306,20 +295,9 @@ function readChild(t: X12Tokens, i: number, info: BenefitsInformation): void {
   }
 }
 
-interface RelatedAddress {
-  address1?: string;
-  address2?: string;
-  city?: string;
-  state?: string;
-  postalCode?: string;
-  countryCode?: string;
-}
-
 function readRelated(t: X12Tokens, related: X12Loop): Related | undefined {
   const entity: Related = {};
   let filled = false;
-  let address: RelatedAddress | undefined;
-  let addressFilled = false;
   for (const i of related.segments) {
     switch (t.segmentId(i)) {
       case 'NM1': {
@@ -342,28 +320,6 @@ function readRelated(t: X12Tokens, related: X12Loop): Related | undefined {
         if (code || type || last || first || middle || idCode || idValue) filled = true;
         break;
       }
-      case 'N3': {
-        address = address ?? {};
-        const line1 = t.value(i, 1);
-        const line2 = t.value(i, 2);
-        if (line1) address.address1 = line1;
-        if (line2) address.address2 = line2;
-        if (line1 || line2) addressFilled = true;
-        break;
-      }
-      case 'N4': {
-        address = address ?? {};
-        const city = t.value(i, 1);
-        const state = t.value(i, 2);
-        const postalCode = t.value(i, 3);
-        const countryCode = t.value(i, 4);
-        if (city) address.city = city;
-        if (state) address.state = state;
-        if (postalCode) address.postalCode = postalCode;
-        if (countryCode) address.countryCode = countryCode;
-        if (city || state || postalCode || countryCode) addressFilled = true;
-        break;
-      }
       case 'PER': {
         const name = t.value(i, 2);
         for (let n = 3; n <= 7; n += 2) {
@@ -375,8 +331,7 @@ function readRelated(t: X12Tokens, related: X12Loop): Related | undefined {
           const modeName = PER_MODES.get(mode) ?? mode;
           if (modeName) contact.communicationMode = modeName;
           if (number) contact.communicationNumber = number;
-          if (entity.contactInformation) entity.contactInformation.push(contact);
-          else entity.contactInformation = [contact];
+          append(entity, 'contactInformation', contact);
           filled = true;
         }
         break;
@@ -384,7 +339,9 @@ function readRelated(t: X12Tokens, related: X12Loop): Related | undefined {
       default:
     }
   }
-  if (address && addressFilled) {
+  // A related entity's N4 has no country subdivision in its JSON.
+  const address = readAddress(t, related, { subdivision: false });
+  if (address) {
     entity.address = address;
     filled = true;
   }
@@ -393,4 +350,42 @@ function readRelated(t: X12Tokens, related: X12Loop): Related | undefined {
 
 export function entityType(code: string): string | undefined {
   return code === '1' ? 'Person' : code === '2' ? 'Non-Person Entity' : undefined;
+}
+
+/**
+ * The address in a loop's N3/N4 segments (a 2100 name loop or a 2120 related entity); undefined when they
+ * carry nothing. `subdivision` reads N4-07 (the 2100 loops' JSON has it, related entities' has not).
+ */
+export function readAddress(
+  t: X12Tokens,
+  loop: X12Loop | undefined,
+  options: { subdivision: boolean },
+): Address | undefined {
+  if (loop === undefined) return undefined;
+  let address: Address | undefined;
+  for (const i of loop.segments) {
+    const id = t.segmentId(i);
+    if (id === 'N3') {
+      address ??= {};
+      const line1 = t.value(i, 1);
+      if (line1) address.address1 = line1;
+      const line2 = t.value(i, 2);
+      if (line2) address.address2 = line2;
+    } else if (id === 'N4') {
+      address ??= {};
+      const city = t.value(i, 1);
+      if (city) address.city = city;
+      const state = t.value(i, 2);
+      if (state) address.state = state;
+      const postalCode = t.value(i, 3);
+      if (postalCode) address.postalCode = postalCode;
+      const countryCode = t.value(i, 4);
+      if (countryCode) address.countryCode = countryCode;
+      if (options.subdivision) {
+        const subdivision = t.value(i, 7);
+        if (subdivision) address.countrySubDivisionCode = subdivision;
+      }
+    }
+  }
+  return address && Object.keys(address).length ? address : undefined;
 }

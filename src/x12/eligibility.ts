@@ -5,21 +5,14 @@
  * (or the first), its dependents are its own 2000D children, and the source/receiver are its ancestors.
  */
 import type {
-  Address,
   EligibilityCheckError,
   Provider,
   ResponseDependent,
   ResponseSubscriber,
   SubscriberTraceNumber,
 } from '../checks/schema.ts';
-import { entityType, readBenefit } from './benefits-information.ts';
-import {
-  AAA03_REJECT_REASONS,
-  AAA04_FOLLOW_UP_ACTIONS,
-  codeName,
-  ENTITY_IDENTIFIER_CODES,
-  SPEC_AAA_ERRORS,
-} from './codes.ts';
+import { ENTITIES, entityType, readAddress, readBenefit } from './benefits-information.ts';
+import { AAA03_REJECT_REASONS, AAA04_FOLLOW_UP_ACTIONS, codeName, SPEC_AAA_ERRORS } from './codes.ts';
 import type { AaaRejection, Eligibility271 } from './contract.ts';
 import { dateKey, planDates } from './dates.ts';
 import { type IssueLog, warning } from './issues.ts';
@@ -202,8 +195,6 @@ function nm1(t: X12Tokens, name: X12Loop | undefined): number | undefined {
   return first !== undefined && t.segmentId(first) === 'NM1' ? first : undefined;
 }
 
-const ENTITIES = new Map(Object.entries(ENTITY_IDENTIFIER_CODES));
-
 // Readers below assign properties by name, in the order the objects always had, and only when non-empty.
 function readPayer(t: X12Tokens, name: X12Loop | undefined): Eligibility271['payer'] {
   const i = nm1(t, name);
@@ -238,38 +229,10 @@ function readProvider(t: X12Tokens, name: X12Loop | undefined): Provider | undef
     const npi = t.value(i, 9);
     if (npi) provider.npi = npi;
   }
-  const address = readAddress(t, name);
+  const address = readAddress(t, name, { subdivision: true });
   if (address) provider.address = address;
   provider.providerType = person ? 'provider' : 'facility';
   return provider;
-}
-
-function readAddress(t: X12Tokens, name: X12Loop | undefined): Address | undefined {
-  if (name === undefined) return undefined;
-  let address: Address | undefined;
-  for (const i of name.segments) {
-    const id = t.segmentId(i);
-    if (id === 'N3') {
-      address ??= {};
-      const line1 = t.value(i, 1);
-      if (line1) address.address1 = line1;
-      const line2 = t.value(i, 2);
-      if (line2) address.address2 = line2;
-    } else if (id === 'N4') {
-      address ??= {};
-      const city = t.value(i, 1);
-      if (city) address.city = city;
-      const state = t.value(i, 2);
-      if (state) address.state = state;
-      const postalCode = t.value(i, 3);
-      if (postalCode) address.postalCode = postalCode;
-      const countryCode = t.value(i, 4);
-      if (countryCode) address.countryCode = countryCode;
-      const subdivision = t.value(i, 7);
-      if (subdivision) address.countrySubDivisionCode = subdivision;
-    }
-  }
-  return address && Object.keys(address).length ? address : undefined;
 }
 
 function readPerson(t: X12Tokens, name: X12Loop | undefined): ResponseSubscriber | ResponseDependent {
@@ -301,7 +264,7 @@ function readPerson(t: X12Tokens, name: X12Loop | undefined): ResponseSubscriber
     if (gender) person.gender = gender === 'M' || gender === 'F' ? gender : 'U';
     break;
   }
-  const address = readAddress(t, name);
+  const address = readAddress(t, name, { subdivision: true });
   if (address) person.address = address;
   return person;
 }
