@@ -145,12 +145,15 @@ const absent = (v: string | undefined) => v === undefined || v.trim() === '';
  *    left (EB07, EB10, EB11); read them as EB08, EB11, EB12.
  *  - EB*F with EB09 empty, a qualifier (letters) in EB10 and a number in EB11: quantity qualifier and
  *    quantity sit one place right; read them as EB09 and EB10 (the network indicator is then lost: unknown).
+ * `code` is EB01 as readRow reads it. undefined when the row is not shifted (most rows: no copy is made).
  */
-export function realign(eb: BenefitsInformation): { eb: BenefitsInformation; realigned: string | undefined } {
-  const code = upper(eb.code);
+export function realign(
+  eb: BenefitsInformation,
+  code: string | undefined,
+): { eb: BenefitsInformation; realigned: string } | undefined {
   if (code === 'A' && absent(eb.benefitPercent) && isNumber(eb.benefitAmount)) {
     const fraction = Number(eb.benefitAmount!.trim());
-    if (fraction < 0 || fraction > 1) return { eb, realigned: undefined };
+    if (fraction < 0 || fraction > 1) return undefined;
     const fixed: BenefitsInformation = { ...eb, benefitPercent: eb.benefitAmount };
     delete fixed.benefitAmount;
     const auth = upper(eb.benefitQuantity);
@@ -161,14 +164,9 @@ export function realign(eb: BenefitsInformation): { eb: BenefitsInformation; rea
     }
     return { eb: fixed, realigned: 'EB*A elements one place left (percent in EB07)' };
   }
+  if (code !== 'F' || !absent(eb.quantityQualifierCode)) return undefined;
   const qualifier = upper(eb.benefitQuantity);
-  if (
-    code === 'F' &&
-    absent(eb.quantityQualifierCode) &&
-    qualifier !== undefined &&
-    /^[A-Z][A-Z0-9]$/.test(qualifier) &&
-    isNumber(eb.authOrCertIndicator)
-  ) {
+  if (qualifier !== undefined && /^[A-Z][A-Z0-9]$/.test(qualifier) && isNumber(eb.authOrCertIndicator)) {
     const fixed: BenefitsInformation = {
       ...eb,
       quantityQualifierCode: qualifier,
@@ -177,7 +175,7 @@ export function realign(eb: BenefitsInformation): { eb: BenefitsInformation; rea
     delete fixed.authOrCertIndicator;
     return { eb: fixed, realigned: 'EB*F elements one place right (quantity qualifier in EB10)' };
   }
-  return { eb, realigned: undefined };
+  return undefined;
 }
 
 /** Shared by rows without EB03: never modified. */
@@ -201,15 +199,9 @@ function readServiceTypeCodes(sent: string[] | undefined): string[] {
 }
 
 export function readRow(original: BenefitsInformation, index: number): BenefitRow {
-  // Only an EB*A without EB08 or an EB*F without EB09 can be realigned (realign's first test for each shape).
   const originalCode = upper(original.code);
-  let eb = original;
-  let realigned: string | undefined;
-  if (
-    (originalCode === 'A' && absent(original.benefitPercent)) ||
-    (originalCode === 'F' && absent(original.quantityQualifierCode))
-  )
-    ({ eb, realigned } = realign(original));
+  const fix = realign(original, originalCode);
+  const eb = fix?.eb ?? original;
   const levelCode = upper(eb.coverageLevelCode);
   const serviceTypeCodes = readServiceTypeCodes(eb.serviceTypeCodes);
   const rawPercent = toNumber(eb.benefitPercent);
@@ -252,7 +244,7 @@ export function readRow(original: BenefitsInformation, index: number): BenefitRo
     networkCode,
     nutrition: nutrition?.kind,
     nutritionSource: nutrition?.source,
-    realigned,
+    realigned: fix?.realigned,
   };
 }
 

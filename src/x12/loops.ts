@@ -61,13 +61,6 @@ const BENEFIT_SEGMENTS = new Set(['HSD', 'REF', 'DTP', 'AAA', 'MSG', 'III']);
 const RELATED_SEGMENTS = new Set(['NM1', 'N3', 'N4', 'PER', 'PRV']);
 const SOURCE_ENTITIES = new Set(['PR', '2B', '36', 'GP', 'P5']);
 
-/** The 2120 loop id under a 2110 loop (`2110C` → `2120C`). */
-function relatedLoopId(benefitId: string): string {
-  if (benefitId === '2110C') return '2120C';
-  if (benefitId === '2110D') return '2120D';
-  return benefitId.replace('2110', '2120');
-}
-
 function loop(id: string, first?: number): X12Loop {
   return { id, segments: first === undefined ? [] : [first], children: [], ignored: [] };
 }
@@ -207,7 +200,7 @@ class TreeBuilder {
   /** A segment after an EB, before the next EB or HL: the 2110's own, an LS/LE pair, or not allowed. */
   private benefitSegment(i: number, id: string, benefit: X12Loop): void {
     if (id === 'LS') {
-      this.related = loop(relatedLoopId(benefit.id), i);
+      this.related = loop(benefit.id.replace('2110', '2120'), i);
       benefit.children.push(this.related);
     } else if (id === 'LE') {
       this.log.add(warning('X12_LE_WITHOUT_LS', undefined, this.t.position(i), 'LE'));
