@@ -21,7 +21,7 @@ describe('bench/x12 floor: blueprints rebuild the very output', () => {
       planActive: result.planActive,
       requestedServiceTypeCodes: [],
     });
-    const original = [result, interpretation];
+    const original: [typeof result, typeof interpretation] = [result, interpretation];
     const plan = blueprint(original);
     const first = make(plan) as typeof original;
     const second = make(plan) as typeof original;
@@ -31,8 +31,8 @@ describe('bench/x12 floor: blueprints rebuild the very output', () => {
     // Every build makes new objects and arrays (the work the floor times); only leaves are shared.
     assert.notEqual(first, second);
     assert.notEqual(first[0], original[0]);
-    assert.notEqual(first[0]!.benefitsInformation, result.benefitsInformation);
-    assert.notEqual(first[0]!.benefitsInformation[0], result.benefitsInformation[0]);
+    assert.notEqual(first[0].benefitsInformation, result.benefitsInformation);
+    assert.notEqual(first[0].benefitsInformation[0], result.benefitsInformation[0]);
     assert.notEqual(first[1], original[1]);
   });
 
