@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { X12Parser } from 'node-x12';
-import type { InterpretBenefits } from '../src/benefits/contract.ts';
+import type { InterpretBenefits, Interpretation } from '../src/benefits/contract.ts';
 import type { Delimiters, Eligibility271 } from '../src/x12/contract.ts';
 import { parse271Each } from '../src/x12/parse271.ts';
 import { readDelimiters } from '../src/x12/segments.ts';
@@ -156,8 +156,8 @@ async function loadInterpreter(): Promise<InterpretBenefits | undefined> {
   }
 }
 
-function interpretOne(interpret: InterpretBenefits, r: Eligibility271): void {
-  interpret({
+function interpretOne(interpret: InterpretBenefits, r: Eligibility271): Interpretation {
+  return interpret({
     benefitsInformation: r.benefitsInformation,
     planActive: r.planActive,
     requestedServiceTypeCodes: [],
@@ -204,26 +204,9 @@ export function make(part: unknown): unknown {
   return b.build(b.parts, make);
 }
 
-/** What parse + interpret return for the input, as blueprints (one per 271: its result and interpretation). */
-function outputBlueprints(d: Input, interpret: InterpretBenefits): unknown[] {
-  const out: unknown[] = [];
-  for (const t of d.texts) {
-    for (const outcome of parse271Each(t)) {
-      if (outcome.kind !== '271') continue;
-      const r = outcome.result;
-      out.push(
-        blueprint([
-          r,
-          interpret({
-            benefitsInformation: r.benefitsInformation,
-            planActive: r.planActive,
-            requestedServiceTypeCodes: [],
-          }),
-        ]),
-      );
-    }
-  }
-  return out;
+/** What parse + interpret return for the parsed 271s, as blueprints (one per 271: result and interpretation). */
+function outputBlueprints(parsed: Eligibility271[], interpret: InterpretBenefits): unknown[] {
+  return parsed.map((r) => blueprint([r, interpretOne(interpret, r)]));
 }
 
 type Operations = Record<string, ((data: Input) => void) | undefined>;
@@ -288,7 +271,7 @@ function report(
   data.parsed = data.texts.flatMap((t) =>
     [...parse271Each(t)].flatMap((o) => (o.kind === '271' ? [o.result] : [])),
   );
-  if (interpret) data.blueprints = outputBlueprints(data, interpret);
+  if (interpret) data.blueprints = outputBlueprints(data.parsed, interpret);
   const works: Record<string, () => void> = {};
   for (const [name, op] of Object.entries(ops)) if (op) works[name] = () => op(data);
   const seconds: Record<string, number> = measureAll(works);
