@@ -5,6 +5,7 @@
  * here once. Rules: docs/benefit-rules.md.
  */
 import type { BenefitsInformation } from '../checks/schema.ts';
+import { pushTo } from './select.ts';
 import { classifyNutrition, type NutritionKind } from './service-types.ts';
 
 /** EB12: Y in network, N out of network, W applies either way, U or absent unknown. */
@@ -215,11 +216,8 @@ export function readRow(original: BenefitsInformation, index: number): BenefitRo
         : rawPercent;
   const networkCode = upper(eb.inPlanNetworkIndicatorCode);
   let messages: string[] | undefined;
-  for (const m of eb.additionalInformation ?? []) {
-    if (!m.description) continue;
-    if (messages) messages.push(m.description);
-    else messages = [m.description];
-  }
+  for (const m of eb.additionalInformation ?? [])
+    if (m.description) messages = pushTo(messages, m.description);
   const procedureCode = eb.compositeMedicalProcedureIdentifier?.procedureCode;
   const nutrition =
     messages !== undefined || procedureCode !== undefined

@@ -5,6 +5,7 @@
 import type { Warning } from '../checks/schema.ts';
 import { hasCostSharing } from './confidence.ts';
 import type { BuiltEntry } from './entry.ts';
+import { pushTo } from './select.ts';
 
 export const BENEFIT_WARNING_CODES = [
   'PLAN_INACTIVE',
@@ -93,9 +94,7 @@ export function entryWarnings(built: BuiltEntry[]): Warning[] {
     for (const b of built) {
       if (b.conflicts.length === 0) continue;
       const key = b.conflicts.join('; ');
-      const serviceTypes = conflictSets.get(key);
-      if (serviceTypes) serviceTypes.push(b.entry.serviceType);
-      else conflictSets.set(key, [b.entry.serviceType]);
+      conflictSets.set(key, pushTo(conflictSets.get(key), b.entry.serviceType));
     }
     for (const [conflicts, serviceTypes] of conflictSets) {
       warnings.push(benefitWarning('CONFLICTING_VALUES', `${serviceTypes.join(', ')}: ${conflicts}.`));
