@@ -204,11 +204,20 @@ function readPayer(t: X12Tokens, name: X12Loop | undefined): Eligibility271['pay
   if (payerName) payer.payerName = payerName;
   const payerId = t.value(i, 9);
   if (payerId) payer.payerId = payerId;
-  const entity = ENTITIES.get(t.upperValue(i, 1));
-  if (entity) payer.entityIdentifier = entity;
-  const type = entityType(t.value(i, 2));
-  if (type) payer.entityType = type;
+  readEntityNames(t, i, payer);
   return payer;
+}
+
+/** NM101 and NM102 as names (`entityIdentifier`, `entityType`), set when known: the payer's and a person's. */
+function readEntityNames(
+  t: X12Tokens,
+  i: number,
+  o: { entityIdentifier?: string; entityType?: string },
+): void {
+  const entity = ENTITIES.get(t.upperValue(i, 1));
+  if (entity) o.entityIdentifier = entity;
+  const type = entityType(t.value(i, 2));
+  if (type) o.entityType = type;
 }
 
 function readProvider(t: X12Tokens, name: X12Loop | undefined): Provider | undefined {
@@ -250,10 +259,7 @@ function readPerson(t: X12Tokens, name: X12Loop | undefined): ResponseSubscriber
       const memberId = t.value(i, 9);
       if (memberId) person.memberId = memberId;
     }
-    const entity = ENTITIES.get(t.upperValue(i, 1));
-    if (entity) person.entityIdentifier = entity;
-    const type = entityType(t.value(i, 2));
-    if (type) person.entityType = type;
+    readEntityNames(t, i, person);
   }
   if (name === undefined) return person;
   for (const j of name.segments) {
