@@ -164,9 +164,9 @@ export async function openPostgres(url: string, schema: string, poolSize = 10): 
     reconnectTimer.unref();
   };
   const nudgeListener = () => {
-    if (!reconnectTimer || reconnectAt - Date.now() < 250) return;
+    if (!reconnectTimer) return;
     const now = Date.now();
-    if (now - lastNudge < LISTEN_RETRY_MIN_MS) return;
+    if (reconnectAt - now < 250 || now - lastNudge < LISTEN_RETRY_MIN_MS) return;
     lastNudge = now;
     clearTimeout(reconnectTimer);
     reconnectTimer = undefined;
