@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { X12Parser } from 'node-x12';
-import type { InterpretBenefits, Interpretation } from '../src/benefits/contract.ts';
+import type { Interpretation, InterpretBenefits } from '../src/benefits/contract.ts';
 import type { Delimiters, Eligibility271 } from '../src/x12/contract.ts';
 import { parse271Each } from '../src/x12/parse271.ts';
 import { readDelimiters } from '../src/x12/segments.ts';
