@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { blueprint, make } from '../../bench/x12.ts';
+import { afterTokenizing, blueprint, make } from '../../bench/x12.ts';
 import { interpretBenefits } from '../../src/benefits/interpret.ts';
 import { parse271 } from '../../src/x12/parse271.ts';
 
@@ -42,5 +42,30 @@ describe('bench/x12 floor: blueprints rebuild the very output', () => {
     assert.deepStrictEqual(copy, value);
     assert.ok('b' in copy);
     assert.notEqual(copy.g[1], value.g[1]);
+  });
+});
+
+describe('bench/x12 afterTokenizing: the targets as a budget in tokenizer times', () => {
+  it('reads seconds per pass into what the targets leave after tokenizing and what is used', () => {
+    // Tokenize 1 s; node-x12 10 s, so 5× node-x12 is 2 s: 1 s left. Byte scan 0.6 s, so 0.3× is 2 s: 1 s left.
+    const b = afterTokenizing({
+      tokenize: 1,
+      'node-x12': 10,
+      'byte scan': 0.6,
+      floor: 1.5,
+      'parse+interpret': 4,
+    });
+    assert.deepStrictEqual(b, { nodeX12: 1, byteScan: 1, build: 0.5, rest: 3 });
+  });
+
+  it('is negative when tokenizing alone already misses a target', () => {
+    const b = afterTokenizing({
+      tokenize: 1,
+      'node-x12': 4,
+      'byte scan': 0.2,
+      floor: 2,
+      'parse+interpret': 3,
+    });
+    assert.ok(b.nodeX12 < 0 && b.byteScan < 0);
   });
 });
