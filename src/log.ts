@@ -24,16 +24,51 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
           id: req.id,
         }),
         res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
-        err: (err: Error & { code?: string; statusCode?: number }) => ({
-          type: err.name,
-          code: err.code,
-          statusCode: err.statusCode,
-          // Messages of our own errors carry no PHI; stack traces are kept for operators.
-          message: err.message,
-          stack: err.stack,
-        }),
+        err: serializeError,
       },
     },
     destination,
   );
+}
+
+/**
+ * Errors the service raises itself: their messages name fields, codes and counts, never values. Any other
+ * error's message may quote what it choked on (V8's JSON.parse and PostgreSQL's "invalid input syntax"
+ * both do), so for those only the class, the code and the stack frames are kept.
+ */
+const OWN_ERRORS = new Set([
+  'AdminInputError',
+  'ApiError',
+  'CliError',
+  'ConfigError',
+  'DataDirLockedError',
+  'DatabaseUnavailableError',
+  'PermanentPayerError',
+  'PortalUserError',
+  'RefusedAddressError',
+  'SecretBoxError',
+  'TransientPayerError',
+  'X12BuildError',
+  'X12Error',
+]);
+/** Node's system errors (`connect ECONNREFUSED 127.0.0.1:5432`) name addresses and calls, not data. */
+const SYSTEM_ERROR_CODE = /^E[A-Z0-9_]+$/;
+
+export function serializeError(err: Error & { code?: string; statusCode?: number }) {
+  const trusted = OWN_ERRORS.has(err.name) || SYSTEM_ERROR_CODE.test(err.code ?? '');
+  return {
+    type: err.name,
+    code: err.code,
+    statusCode: err.statusCode,
+    message: trusted ? err.message : undefined,
+    stack: trusted ? err.stack : framesOf(err.stack),
+  };
+}
+
+/** The `at …` lines of a stack, without the message lines above them. */
+function framesOf(stack: string | undefined): string | undefined {
+  return stack
+    ?.split('\n')
+    .filter((line) => line.startsWith('    at '))
+    .join('\n');
 }

@@ -25,6 +25,14 @@ export const SERVICE_ERRORS = {
     possibleResolutions:
       'The payer did not answer in time or answered unusably. Submit the check again later.',
   },
+  SH03: {
+    code: 'SH03',
+    description: 'Check could not be processed',
+    followupAction: 'Resubmission Allowed',
+    field: 'SERVICE',
+    possibleResolutions:
+      'The service failed while processing this check, and retrying did not help. Check the request against the API reference and submit it again; if it fails again, contact support with the check id.',
+  },
 } as const satisfies Record<string, EligibilityCheckError>;
 
 export interface CheckContext {

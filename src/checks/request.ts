@@ -53,7 +53,7 @@ export const EligibilityCheckRequest = Type.Object(
               description: 'X12 service type codes (EQ01), e.g. `30`, `98`, `PT`, `MH`. Default `30`.',
             }),
           ),
-          dateOfService: Type.Optional(Date8('YYYYMMDD, a real date.')),
+          dateOfService: Type.Optional(Date8('YYYYMMDD, a real date from 19000101 to 20991231.')),
         },
         { additionalProperties: false },
       ),
@@ -85,7 +85,9 @@ export function validateCheckRequest(body: unknown, today = new Date()): FieldPr
         problems.push({ field: join(base, p), problem: 'is required' });
     } else if (e.keyword === 'additionalProperties' && params.additionalProperties) {
       for (const p of params.additionalProperties)
-        problems.push({ field: join(base, p), problem: 'is not a known field' });
+        problems.push({ field: join(base, fieldName(p)), problem: 'is not a known field' });
+    } else if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) {
+      problems.push({ field: base, problem: 'is not a known field' });
     } else {
       problems.push({ field: base || 'body', problem: describe(e.keyword, e.message) });
     }
@@ -122,8 +124,11 @@ export function validateCheckRequest(body: unknown, today = new Date()): FieldPr
   }
   const enc = isObject(req.encounter) ? (req.encounter as Loose) : undefined;
   const dos = enc?.dateOfService;
-  if (typeof dos === 'string' && /^[0-9]{8}$/.test(dos) && !parseDate8(dos)) {
-    problems.push({ field: 'encounter.dateOfService', problem: 'is not a real date (YYYYMMDD)' });
+  if (typeof dos === 'string' && /^[0-9]{8}$/.test(dos)) {
+    const date = parseDate8(dos);
+    if (!date) problems.push({ field: 'encounter.dateOfService', problem: 'is not a real date (YYYYMMDD)' });
+    else if (date.getUTCFullYear() < 1900 || date.getUTCFullYear() > 2099)
+      problems.push({ field: 'encounter.dateOfService', problem: 'must be from 19000101 to 20991231' });
   }
   if (Array.isArray(enc?.serviceTypeCodes)) {
     enc.serviceTypeCodes.forEach((code, i) => {
@@ -135,7 +140,7 @@ export function validateCheckRequest(body: unknown, today = new Date()): FieldPr
       }
     });
   }
-  return dedupe(problems);
+  return bounded(dedupe(problems));
 }
 
 type Loose = Record<string, unknown>;
@@ -178,8 +183,35 @@ function pointerToField(pointer: string): string {
   return pointer
     .split('/')
     .filter(Boolean)
-    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? fieldName(part) : `.${fieldName(part)}`))
     .join('');
+}
+
+/**
+ * A field name as it may be echoed: names are the client's text, so only short identifier-like ones are
+ * repeated back (a 10 KB key or one carrying a member id is not).
+ */
+function fieldName(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]{0,39}$/.test(name) ? name : '(unnamed)';
+}
+
+/** At most this many problems are named per field (array items count as one field), and in all. */
+export const PROBLEMS_PER_FIELD = 3;
+export const PROBLEMS_IN_ALL = 20;
+
+/** Keeps an answer's size independent of the input's: 10,000 bad codes are three problems and a count. */
+function bounded(problems: FieldProblem[]): FieldProblem[] {
+  const perField = new Map<string, number>();
+  const kept: FieldProblem[] = [];
+  for (const p of problems) {
+    const family = p.field.replace(/\[\d+\]/g, '[]');
+    const n = (perField.get(family) ?? 0) + 1;
+    perField.set(family, n);
+    if (n <= PROBLEMS_PER_FIELD && kept.length < PROBLEMS_IN_ALL) kept.push(p);
+  }
+  const left = problems.length - kept.length;
+  if (left > 0) kept.push({ field: 'body', problem: `has ${left} more problem${left === 1 ? '' : 's'}` });
+  return kept;
 }
 
 function join(base: string, prop: string): string {

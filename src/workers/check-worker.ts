@@ -11,8 +11,18 @@ import type { PayerEntry } from '../payers/connector.ts';
 import type { PayerGuard, PayerPermit } from '../payers/guard.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
 import type { Db } from '../store/db.ts';
+import { X12BuildError } from '../x12/build270.ts';
+import {
+  type Attempt,
+  type Decision,
+  decide,
+  isPoisoned,
+  permitResult,
+  poisonedDecision,
+  type RetryPolicy,
+} from './check-decision.ts';
 import { type ClaimedCheck, claimDueChecks, nextDueIn, releaseCheck, scheduleRetry } from './claim-checks.ts';
-import { type CheckOutcome, processCheck } from './process-check.ts';
+import { processCheck } from './process-check.ts';
 import { QueueRunner } from './queue-runner.ts';
 
 export interface CheckWorkerOptions {
@@ -39,17 +49,17 @@ export interface CheckWorkerOptions {
   onPayerCall?: (event: { tradingPartnerServiceId: string; result: string; durationMs: number }) => void;
 }
 
-type Finish = { status: 'COMPLETED' | 'FAILED'; body: string; outcomeCode: string };
-
-export function retryDelayMs(attempt: number, baseMs: number, random: () => number): number {
-  const cap = baseMs * 2 ** Math.min(attempt - 1, 16);
-  return Math.round(cap / 2 + random() * (cap / 2));
-}
-
 export class CheckWorker {
   private readonly runner: QueueRunner<ClaimedCheck>;
+  private readonly policy: RetryPolicy;
 
   constructor(private readonly opts: CheckWorkerOptions) {
+    this.policy = {
+      maxAttempts: opts.maxAttempts,
+      retryBaseMs: opts.retryBaseMs,
+      outageWaitMs: opts.outageWaitMs ?? Number.POSITIVE_INFINITY,
+      random: opts.random ?? Math.random,
+    };
     this.runner = new QueueRunner({
       db: opts.db,
       log: opts.log,
@@ -80,136 +90,150 @@ export class CheckWorker {
   }
 
   private async handle(row: ClaimedCheck, signal: AbortSignal): Promise<void> {
-    const { db, log, workerId } = this.opts;
     const started = Date.now();
-    const request = row.request as EligibilityCheckRequest;
+    const claim = { attempts: row.attempts, createdAt: new Date(row.created_at) };
+    const decision = isPoisoned(claim, this.policy)
+      ? poisonedDecision(claim)
+      : decide(claim, await this.attempt(row, signal), this.policy, new Date());
+    await this.carryOut(row, decision, started);
+  }
+
+  /** One attempt: a payer slot, then the payer call and the reading of its answer. Never throws. */
+  private async attempt(row: ClaimedCheck, signal: AbortSignal): Promise<Attempt> {
     const payer = this.opts.resolvePayer(row.trading_partner_service_id);
-    const failure = (detail: string): Finish => ({
-      status: 'FAILED',
-      outcomeCode: 'SH02',
-      body: serviceFailure(
-        {
-          id: row.id,
-          request,
-          payer: payer ? { payerName: payer.payerName, payerId: payer.payerId } : {},
-          meta: {},
-        },
-        'SH02',
-        detail,
-      ),
-    });
-    let finish: Finish | undefined;
     let permit: PayerPermit | undefined;
     if (payer && this.opts.guard) {
       // Wait a little for a slot, but never so long that the lease could lapse during the call.
       const slack = (this.opts.leaseMs - this.opts.payerTimeoutMs) / 2;
       permit = await this.opts.guard.acquire(payer.tradingPartnerServiceId, Math.min(5_000, slack), signal);
       if (!permit.ok) {
-        if (signal.aborted) {
-          await releaseCheck(db, row.id, workerId);
-          return;
-        }
-        const waitedMs = Date.now() - new Date(row.created_at).getTime();
-        if (
-          permit.reason === 'circuit-open' &&
-          waitedMs >= (this.opts.outageWaitMs ?? Number.POSITIVE_INFINITY)
-        ) {
-          finish = failure(
-            `The payer has been unavailable for ${Math.round(waitedMs / 60_000)} minutes (circuit breaker open); no answer was obtained.`,
-          );
-        } else {
-          const kept = await scheduleRetry(
-            db,
-            row.id,
-            workerId,
-            permit.retryInMs,
-            `payer ${permit.reason}`,
-            'refunded',
-          );
-          this.opts.onDeferred?.({
-            tradingPartnerServiceId: row.trading_partner_service_id,
-            reason: permit.reason,
-          });
-          log.debug(
-            { checkId: row.id, reason: permit.reason, delayMs: permit.retryInMs, kept },
-            'check deferred',
-          );
-          return;
-        }
+        return signal.aborted
+          ? { kind: 'aborted' }
+          : { kind: 'refused', reason: permit.reason, retryInMs: permit.retryInMs };
       }
     }
-    if (!finish) {
-      const granted = permit?.ok ? permit : undefined;
-      let outcome: CheckOutcome;
-      try {
-        outcome = await processCheck(row.id, request, {
-          payer,
-          senderId: this.opts.senderId,
-          applicationMode: this.opts.applicationMode,
-          timeoutMs: this.opts.payerTimeoutMs,
-          signal,
-          onPayerCall: (result, durationMs) =>
-            this.opts.onPayerCall?.({
-              tradingPartnerServiceId: row.trading_partner_service_id,
-              result,
-              durationMs,
-            }),
-        });
-      } catch (err) {
-        granted?.release('neutral');
-        throw err;
-      }
-      granted?.release(outcome.kind === 'finished' ? 'success' : signal.aborted ? 'neutral' : 'failure');
-      if (outcome.kind === 'finished') {
-        finish = outcome;
-      } else if (signal.aborted) {
+    let attempt: Attempt;
+    try {
+      const outcome = await processCheck(row.id, row.request as EligibilityCheckRequest, {
+        payer,
+        senderId: this.opts.senderId,
+        applicationMode: this.opts.applicationMode,
+        timeoutMs: this.opts.payerTimeoutMs,
+        signal,
+        onPayerCall: (result, durationMs) =>
+          this.opts.onPayerCall?.({
+            tradingPartnerServiceId: row.trading_partner_service_id,
+            result,
+            durationMs,
+          }),
+      });
+      attempt =
+        outcome.kind === 'transient' && signal.aborted ? { kind: 'aborted' } : { kind: 'outcome', outcome };
+    } catch (err) {
+      attempt = serviceError(err);
+      // Ids and the error's class only: a foreign error's message may quote the request.
+      this.opts.log.error(
+        { checkId: row.id, attempt: row.attempts, errorClass: attempt.errorClass },
+        'processing a check failed',
+      );
+    }
+    if (permit?.ok) permit.release(permitResult(attempt));
+    return attempt;
+  }
+
+  private async carryOut(row: ClaimedCheck, decision: Decision, started: number): Promise<void> {
+    const { db, log, workerId } = this.opts;
+    switch (decision.kind) {
+      case 'release':
         await releaseCheck(db, row.id, workerId);
         log.info({ checkId: row.id }, 'check released on shutdown');
         return;
-      } else if (row.attempts >= this.opts.maxAttempts) {
-        finish = failure(`No usable answer after ${row.attempts} attempts (last: ${outcome.reason}).`);
-      } else {
-        const delay =
-          outcome.retryAfterMs ??
-          retryDelayMs(row.attempts, this.opts.retryBaseMs, this.opts.random ?? Math.random);
-        const kept = await scheduleRetry(db, row.id, workerId, delay, outcome.reason);
+      case 'retry': {
+        const kept = await scheduleRetry(
+          db,
+          row.id,
+          workerId,
+          decision.delayMs,
+          decision.reason,
+          decision.attempt,
+        );
+        if (decision.attempt === 'refunded') {
+          this.opts.onDeferred?.({
+            tradingPartnerServiceId: row.trading_partner_service_id,
+            reason: decision.deferredBy,
+          });
+        }
         log.info(
-          { checkId: row.id, attempt: row.attempts, delayMs: delay, reason: outcome.reason, kept },
-          'check will be retried',
+          {
+            checkId: row.id,
+            attempt: row.attempts,
+            delayMs: decision.delayMs,
+            reason: decision.reason,
+            kept,
+          },
+          decision.attempt === 'refunded' ? 'check deferred' : 'check will be retried',
         );
         return;
       }
+      case 'fail':
+      case 'finish':
+        await this.finish(row, decision, started);
     }
+  }
+
+  private async finish(
+    row: ClaimedCheck,
+    decision: Extract<Decision, { kind: 'finish' | 'fail' }>,
+    started: number,
+  ): Promise<void> {
+    const { db, log, workerId } = this.opts;
+    const done =
+      decision.kind === 'finish'
+        ? decision
+        : { status: 'FAILED' as const, ...this.failureBody(row, decision) };
     const recorded = await finishCheck(db, {
       id: row.id,
       organizationId: row.organization_id,
       workerId,
-      status: finish.status,
-      body: finish.body,
-      outcomeCode: finish.outcomeCode,
+      status: done.status,
+      body: done.body,
+      outcomeCode: done.outcomeCode,
     });
     const durationMs = Date.now() - started;
-    if (recorded) {
-      log.info(
-        {
-          checkId: row.id,
-          status: finish.status,
-          outcome: finish.outcomeCode,
-          attempt: row.attempts,
-          durationMs,
-        },
-        'check finished',
-      );
-      this.opts.onFinished?.({
-        tradingPartnerServiceId: row.trading_partner_service_id,
-        status: finish.status,
-        durationMs,
-      });
-    } else {
+    if (!recorded) {
       log.warn(
         { checkId: row.id },
         'lease lost before the result was recorded; another worker owns the check',
       );
+      return;
     }
+    log.info(
+      { checkId: row.id, status: done.status, outcome: done.outcomeCode, attempt: row.attempts, durationMs },
+      'check finished',
+    );
+    this.opts.onFinished?.({
+      tradingPartnerServiceId: row.trading_partner_service_id,
+      status: done.status,
+      durationMs,
+    });
   }
+
+  private failureBody(row: ClaimedCheck, failure: Extract<Decision, { kind: 'fail' }>) {
+    const request = row.request as EligibilityCheckRequest;
+    const payer = this.opts.resolvePayer(row.trading_partner_service_id);
+    const context = {
+      id: row.id,
+      request,
+      payer: payer ? { payerName: payer.payerName, payerId: payer.payerId } : {},
+      meta: {},
+    };
+    return { body: serviceFailure(context, failure.code, failure.detail), outcomeCode: failure.outcomeCode };
+  }
+}
+
+/** A thrown error as an attempt: its class, and its message only where ours and free of request data. */
+function serviceError(err: unknown): Extract<Attempt, { kind: 'error' }> {
+  const errorClass = err instanceof Error ? err.name : typeof err;
+  if (err instanceof X12BuildError) return { kind: 'error', errorClass, detail: err.message };
+  return { kind: 'error', errorClass };
 }

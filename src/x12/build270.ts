@@ -76,12 +76,22 @@ export function x12Value(
 ): string {
   const v = (value ?? '').trim();
   if (v.length < (rule.min ?? 1)) throw new X12BuildError(field, 'is missing or too short');
-  if (rule.max !== undefined && v.length > rule.max)
+  if (rule.max !== undefined && v.length > rule.max && characters(v) > rule.max)
     throw new X12BuildError(field, `is longer than ${rule.max}`);
   if (CONTROL_OR_DELIMITER.test(v))
     throw new X12BuildError(field, 'contains an X12 delimiter or control character');
   if (rule.pattern && !rule.pattern.test(v)) throw new X12BuildError(field, 'has the wrong format');
   return v;
+}
+
+/**
+ * Element lengths count characters, as the API's schema does (JSON Schema's maxLength counts code points):
+ * a name of 35 letters outside the Basic Multilingual Plane is 70 UTF-16 units but 35 characters.
+ */
+function characters(v: string): number {
+  let n = 0;
+  for (const _ of v) n++;
+  return n;
 }
 
 /** One segment; trailing empty elements are dropped, as the guides require. */

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ERROR_CODES } from '../../src/api/errors.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { edgeRequests } from '../helpers/edge-requests.ts';
+import { client, startTestService, type TestService, waitForResult } from '../helpers/service.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const COUNT = Number(process.env.FUZZ_COUNT ?? 10_000);
@@ -265,4 +266,33 @@ test(`${COUNT} hostile requests: no 5xx, envelope on every error (seed ${SEED})`
   );
   const health = await fetch(`${svc.url}/healthz`);
   assert.equal(health.status, 200, 'the server is still up');
+});
+
+const EDGE_COUNT = Number(process.env.FUZZ_EDGE_COUNT ?? 400);
+
+test(`${EDGE_COUNT} requests valid at the edges of every field: each accepted check reaches a final status (seed ${SEED})`, {
+  timeout: 240_000,
+}, async () => {
+  // Its own service with workers: the one above only answers the API.
+  const worked = await startTestService({ config: { rateLimitSubmit: 100_000, rateLimitStatus: 100_000 } });
+  try {
+    const c = client(worked.url, worked.apiKey);
+    const ids: string[] = [];
+    for (const [i, body] of edgeRequests(SEED, EDGE_COUNT).entries()) {
+      const res = await c.post('/api/eligibility', body);
+      assert.equal(res.status, 202, `edge request ${i} was refused: ${JSON.stringify(res.body)}`);
+      ids.push(res.body.id);
+    }
+    const outcomes = new Map<string, number>();
+    for (const id of ids) {
+      // The retry budget (3 attempts, 20 ms base) ends well within the wait.
+      const result = await waitForResult(c, id, 30_000);
+      const code = result.status === 'COMPLETED' ? 'COMPLETED' : result.errors[0].code;
+      outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
+    }
+    assert.equal(outcomes.get('SH03'), undefined, `service errors: ${JSON.stringify([...outcomes])}`);
+    assert.ok((outcomes.get('72') ?? 0) + (outcomes.get('75') ?? 0) > 0, JSON.stringify([...outcomes]));
+  } finally {
+    await worked.stop();
+  }
 });

@@ -1,0 +1,145 @@
+/**
+ * What to do with a claimed check after one attempt, decided in one place. Pure: the claimed row, what the
+ * attempt came to and the retry policy in, a decision out; the worker carries it out (check-worker.ts).
+ *
+ * Every path ends: a payer outcome finishes the check; a transient failure or a service error (a bug, a
+ * request the 270 builder cannot encode, a crash while reading the answer) is retried with backoff until
+ * the attempt budget is spent, then FAILS (SH02 for the payer, SH03 for the service); waiting on a payer
+ * that is down ends after the outage window (SH02). A check claimed again and again without any attempt
+ * being recorded (its workers died on it) is failed with SH03 without a further try, so no input can keep
+ * a check IN_PROGRESS forever.
+ */
+import type { CheckOutcome } from './process-check.ts';
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  retryBaseMs: number;
+  /** How long a check may wait on an open breaker, from submission, before it fails with SH02. */
+  outageWaitMs: number;
+  random: () => number;
+}
+
+/**
+ * Claims beyond the budget that are allowed before a check is declared poisoned. A claim that recorded
+ * nothing (a worker killed mid-call, a lease lost to a stall) costs an attempt like any other; two spare
+ * claims keep a check whose last attempt met a routine worker restart from failing for it.
+ */
+export const LOST_ATTEMPT_ALLOWANCE = 2;
+
+export interface ClaimFacts {
+  /** Attempts counted so far, this claim included. */
+  attempts: number;
+  createdAt: Date;
+}
+
+export type PayerRefusal = 'circuit-open' | 'busy';
+
+/** What one attempt came to. */
+export type Attempt =
+  | { kind: 'outcome'; outcome: CheckOutcome }
+  /** Processing threw: neither a payer outcome nor a payer failure. `errorClass` is the error's name. */
+  | { kind: 'error'; errorClass: string; detail?: string }
+  /** The payer was not asked: its breaker is open or its slots stayed busy. */
+  | { kind: 'refused'; reason: PayerRefusal; retryInMs: number }
+  /** The process is shutting down: the attempt is given back. */
+  | { kind: 'aborted' };
+
+export type ServiceFailureCode = 'SH02' | 'SH03';
+
+export type Decision =
+  | { kind: 'finish'; status: 'COMPLETED' | 'FAILED'; body: string; outcomeCode: string }
+  /** Fail with a service error; the worker writes the body (it knows the request and the payer). */
+  | { kind: 'fail'; code: ServiceFailureCode; outcomeCode: string; detail: string }
+  /** Try again after `delayMs`; `refunded` when the payer was not asked, so the wait costs no attempt. */
+  | { kind: 'retry'; delayMs: number; reason: string; attempt: 'counted' }
+  | { kind: 'retry'; delayMs: number; reason: string; attempt: 'refunded'; deferredBy: PayerRefusal }
+  | { kind: 'release' };
+
+export function retryDelayMs(attempt: number, baseMs: number, random: () => number): number {
+  const cap = baseMs * 2 ** Math.min(attempt - 1, 16);
+  return Math.round(cap / 2 + random() * (cap / 2));
+}
+
+/** True when earlier claims of this check never recorded an outcome, more often than the budget allows. */
+export function isPoisoned(claim: ClaimFacts, policy: Pick<RetryPolicy, 'maxAttempts'>): boolean {
+  return claim.attempts > policy.maxAttempts + LOST_ATTEMPT_ALLOWANCE;
+}
+
+export function poisonedDecision(claim: ClaimFacts): Decision {
+  return {
+    kind: 'fail',
+    code: 'SH03',
+    outcomeCode: 'SH03:LOST',
+    detail: `Processing was started ${claim.attempts - 1} times and never finished (the workers stopped during it); it was not tried again.`,
+  };
+}
+
+export function decide(claim: ClaimFacts, attempt: Attempt, policy: RetryPolicy, now: Date): Decision {
+  switch (attempt.kind) {
+    case 'aborted':
+      return { kind: 'release' };
+    case 'refused': {
+      const waitedMs = now.getTime() - claim.createdAt.getTime();
+      if (attempt.reason === 'circuit-open' && waitedMs >= policy.outageWaitMs) {
+        return {
+          kind: 'fail',
+          code: 'SH02',
+          outcomeCode: 'SH02',
+          detail: `The payer has been unavailable for ${Math.round(waitedMs / 60_000)} minutes (circuit breaker open); no answer was obtained.`,
+        };
+      }
+      return {
+        kind: 'retry',
+        delayMs: attempt.retryInMs,
+        reason: `payer ${attempt.reason}`,
+        attempt: 'refunded',
+        deferredBy: attempt.reason,
+      };
+    }
+    case 'error': {
+      if (claim.attempts >= policy.maxAttempts) {
+        const what = attempt.detail ?? `an internal error (${attempt.errorClass})`;
+        return {
+          kind: 'fail',
+          code: 'SH03',
+          outcomeCode: `SH03:${attempt.errorClass}`,
+          detail: `Processing failed ${claim.attempts} times: ${what}.`,
+        };
+      }
+      return {
+        kind: 'retry',
+        delayMs: retryDelayMs(claim.attempts, policy.retryBaseMs, policy.random),
+        reason: `service error (${attempt.errorClass})`,
+        attempt: 'counted',
+      };
+    }
+    case 'outcome': {
+      const { outcome } = attempt;
+      if (outcome.kind === 'finished') return { kind: 'finish', ...withoutKind(outcome) };
+      if (claim.attempts >= policy.maxAttempts) {
+        return {
+          kind: 'fail',
+          code: 'SH02',
+          outcomeCode: 'SH02',
+          detail: `No usable answer after ${claim.attempts} attempts (last: ${outcome.reason}).`,
+        };
+      }
+      return {
+        kind: 'retry',
+        delayMs: outcome.retryAfterMs ?? retryDelayMs(claim.attempts, policy.retryBaseMs, policy.random),
+        reason: outcome.reason,
+        attempt: 'counted',
+      };
+    }
+  }
+}
+
+function withoutKind(outcome: Extract<CheckOutcome, { kind: 'finished' }>) {
+  return { status: outcome.status, body: outcome.body, outcomeCode: outcome.outcomeCode };
+}
+
+/** How the payer's slot is given back, from what the attempt came to. */
+export function permitResult(attempt: Attempt): 'success' | 'failure' | 'neutral' {
+  if (attempt.kind !== 'outcome') return 'neutral';
+  return attempt.outcome.kind === 'finished' ? 'success' : 'failure';
+}

@@ -1,0 +1,175 @@
+/**
+ * The worker's decision as a table: every kind of attempt, at the start, middle and end of the budget.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  type Attempt,
+  type Decision,
+  decide,
+  isPoisoned,
+  LOST_ATTEMPT_ALLOWANCE,
+  type RetryPolicy,
+  retryDelayMs,
+} from '../../src/workers/check-decision.ts';
+import type { CheckOutcome } from '../../src/workers/process-check.ts';
+
+const policy: RetryPolicy = { maxAttempts: 3, retryBaseMs: 100, outageWaitMs: 60_000, random: () => 0.5 };
+const created = new Date('2026-11-24T10:00:00Z');
+const at = (ms: number) => new Date(created.getTime() + ms);
+
+const completed: CheckOutcome = {
+  kind: 'finished',
+  status: 'COMPLETED',
+  body: '{}',
+  outcomeCode: 'COMPLETED',
+};
+const rejected: CheckOutcome = { kind: 'finished', status: 'FAILED', body: '{}', outcomeCode: 'AAA:72' };
+const unavailable: CheckOutcome = { kind: 'transient', reason: 'payer timeout' };
+const throttled: CheckOutcome = { kind: 'transient', reason: 'payer unavailable', retryAfterMs: 7000 };
+
+type Row = [name: string, attempts: number, attempt: Attempt, now: Date, expected: Partial<Decision>];
+const rows: Row[] = [
+  [
+    'a payer answer finishes',
+    1,
+    { kind: 'outcome', outcome: completed },
+    at(0),
+    { kind: 'finish', status: 'COMPLETED' },
+  ],
+  [
+    'an AAA rejection finishes',
+    3,
+    { kind: 'outcome', outcome: rejected },
+    at(0),
+    { kind: 'finish', outcomeCode: 'AAA:72' },
+  ],
+  [
+    'a transient failure is retried',
+    1,
+    { kind: 'outcome', outcome: unavailable },
+    at(0),
+    { kind: 'retry', attempt: 'counted', delayMs: 75 },
+  ],
+  [
+    'backoff doubles with the attempt',
+    2,
+    { kind: 'outcome', outcome: unavailable },
+    at(0),
+    { kind: 'retry', delayMs: 150 },
+  ],
+  [
+    "the payer's Retry-After wins",
+    1,
+    { kind: 'outcome', outcome: throttled },
+    at(0),
+    { kind: 'retry', delayMs: 7000 },
+  ],
+  [
+    'the last transient failure fails SH02',
+    3,
+    { kind: 'outcome', outcome: unavailable },
+    at(0),
+    { kind: 'fail', code: 'SH02', outcomeCode: 'SH02' },
+  ],
+  [
+    'a service error is retried',
+    1,
+    { kind: 'error', errorClass: 'TypeError' },
+    at(0),
+    { kind: 'retry', attempt: 'counted', reason: 'service error (TypeError)' },
+  ],
+  [
+    'the last service error fails SH03',
+    3,
+    { kind: 'error', errorClass: 'TypeError' },
+    at(0),
+    { kind: 'fail', code: 'SH03', outcomeCode: 'SH03:TypeError' },
+  ],
+  [
+    'a busy payer defers without cost',
+    3,
+    { kind: 'refused', reason: 'busy', retryInMs: 250 },
+    at(0),
+    { kind: 'retry', attempt: 'refunded', delayMs: 250 },
+  ],
+  [
+    'an open breaker defers within the outage window',
+    1,
+    { kind: 'refused', reason: 'circuit-open', retryInMs: 900 },
+    at(59_999),
+    { kind: 'retry', attempt: 'refunded', deferredBy: 'circuit-open' },
+  ],
+  [
+    'an open breaker past the outage window fails SH02',
+    1,
+    { kind: 'refused', reason: 'circuit-open', retryInMs: 900 },
+    at(60_000),
+    { kind: 'fail', code: 'SH02' },
+  ],
+  [
+    'a busy payer never fails the check',
+    1,
+    { kind: 'refused', reason: 'busy', retryInMs: 900 },
+    at(10 * 60_000),
+    { kind: 'retry', attempt: 'refunded' },
+  ],
+  ['shutdown releases', 2, { kind: 'aborted' }, at(0), { kind: 'release' }],
+];
+
+for (const [name, attempts, attempt, now, expected] of rows) {
+  test(`decide: ${name}`, () => {
+    const decision = decide({ attempts, createdAt: created }, attempt, policy, now);
+    for (const [key, value] of Object.entries(expected)) {
+      assert.deepEqual(
+        (decision as Record<string, unknown>)[key],
+        value,
+        `${key} of ${JSON.stringify(decision)}`,
+      );
+    }
+  });
+}
+
+test('decide: the SH03 detail names the field an X12BuildError names, and the attempts', () => {
+  const decision = decide(
+    { attempts: 3, createdAt: created },
+    {
+      kind: 'error',
+      errorClass: 'X12BuildError',
+      detail: 'Cannot write encounter.dateOfService into X12: has the wrong format',
+    },
+    policy,
+    at(0),
+  );
+  assert.equal(decision.kind, 'fail');
+  assert.match(
+    (decision as { detail: string }).detail,
+    /failed 3 times: Cannot write encounter\.dateOfService/,
+  );
+});
+
+test('isPoisoned: only claims beyond the budget and the lost-attempt allowance', () => {
+  const limit = policy.maxAttempts + LOST_ATTEMPT_ALLOWANCE;
+  assert.equal(isPoisoned({ attempts: limit, createdAt: created }, policy), false);
+  assert.equal(isPoisoned({ attempts: limit + 1, createdAt: created }, policy), true);
+});
+
+test('retryDelayMs: full jitter between half and all of an exponential cap', () => {
+  assert.equal(
+    retryDelayMs(1, 100, () => 0),
+    50,
+  );
+  assert.equal(
+    retryDelayMs(1, 100, () => 1),
+    100,
+  );
+  assert.equal(
+    retryDelayMs(4, 100, () => 1),
+    800,
+  );
+  assert.equal(
+    retryDelayMs(40, 1, () => 1),
+    2 ** 16,
+    'the exponent is capped',
+  );
+});
