@@ -160,21 +160,19 @@ export async function startService(config: Config, options: StartOptions = {}): 
           status: { ratePerSecond: config.rateLimitStatus, burst: config.rateLimitStatus * 2 },
         },
         plugins: [
-          (a, ctx) =>
+          (a) =>
             registerAdmin(a, {
               token: adminToken,
               keys,
               box,
-              auth: ctx.auth,
               allowPrivateWebhooks: config.allowPrivateWebhooks,
             }),
-          (a, ctx) =>
+          (a) =>
             registerPortal(a, {
               db: store.db,
               tokenKey: keys.tokenKey,
               apiKeyPepper: keys.apiKeyPepper,
               box,
-              auth: ctx.auth,
               allowPrivateWebhooks: config.allowPrivateWebhooks,
               secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
             }),

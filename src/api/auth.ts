@@ -1,7 +1,8 @@
 /**
  * API key authentication (`Authorization: Key <key>`), with a short in-process cache so the hot path does
- * not pay a database round trip per request. Revocation clears the cache at once: in this process
- * directly, in other processes through NOTIFY on `elig_keys`.
+ * not pay a database round trip per request. Every change of access (a key revoked, an organization
+ * disabled) sends NOTIFY on `elig_keys` in its own transaction (src/tenancy/api-keys.ts), and every
+ * process, this one included, clears its cache when it arrives.
  */
 import type { FastifyRequest } from 'fastify';
 import { KEYS_CHANNEL } from '../store/channels.ts';
@@ -42,12 +43,6 @@ export class ApiKeyAuthenticator {
       await unlisten();
       await this.flushLastUsed();
     };
-  }
-
-  /** Call after revoking a key or changing an organization's access. */
-  async invalidate(): Promise<void> {
-    this.cache.clear();
-    await this.db.notify(KEYS_CHANNEL).catch(() => {});
   }
 
   async authenticate(request: FastifyRequest, scope: Scope): Promise<AuthenticatedKey> {

@@ -3,7 +3,6 @@
  * to answer with a page or a redirect and to read form fields.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiKeyAuthenticator } from '../api/auth.ts';
 import type { Db } from '../store/db.ts';
 import type { PortalSession } from '../tenancy/sessions.ts';
 import type { SecretBox } from '../webhooks/secrets.ts';
@@ -18,8 +17,6 @@ export interface PortalDeps {
   apiKeyPepper: Buffer;
   /** Seals webhook signing secrets at rest. */
   box: SecretBox;
-  /** The API's key authenticator: invalidated after a revoke so the key stops working at once. */
-  auth: ApiKeyAuthenticator;
   allowPrivateWebhooks: boolean;
   /** Adds `Secure` to cookies (and the `__Host-` prefix); on whenever the portal is served over HTTPS. */
   secureCookies: boolean;

@@ -26,8 +26,6 @@ export interface AdminContext {
   keys: ServiceKeys;
   box: SecretBox;
   allowPrivateWebhooks: boolean;
-  /** Invalidate auth caches after access changes. */
-  onAccessChanged?: () => Promise<void>;
 }
 
 type Args = Record<string, unknown>;

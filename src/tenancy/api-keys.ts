@@ -5,7 +5,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { randomBase62, uuidv7 } from '../ids.ts';
-import type { Queryable } from '../store/db.ts';
+import { KEYS_CHANNEL } from '../store/channels.ts';
+import type { Db, Queryable } from '../store/db.ts';
 
 export const SCOPES = ['eligibility:read', 'eligibility:write'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -134,13 +135,24 @@ export async function listApiKeys(db: Queryable, organizationId: string): Promis
   }));
 }
 
-/** Returns false when no such active key exists in that organization. */
-export async function revokeApiKey(db: Queryable, organizationId: string, keyId: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL',
-    [keyId, organizationId],
-  );
-  return rowCount === 1;
+/**
+ * Returns false when no such active key exists in that organization. Every process's key cache is told in
+ * the same transaction (NOTIFY is sent on commit), so no caller has to remember to invalidate anything.
+ */
+export async function revokeApiKey(db: Db, organizationId: string, keyId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rowCount } = await tx.query(
+      'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL',
+      [keyId, organizationId],
+    );
+    if (rowCount === 1) await announceAccessChange(tx);
+    return rowCount === 1;
+  });
+}
+
+/** Tells every process's API key cache (src/api/auth.ts) to forget what it knows, once the change commits. */
+export async function announceAccessChange(tx: Queryable): Promise<void> {
+  await tx.query('SELECT pg_notify($1, $2)', [KEYS_CHANNEL, '']);
 }
 
 export async function touchApiKeys(db: Queryable, keyIds: string[]): Promise<void> {

@@ -1,5 +1,6 @@
 import { prefixedId } from '../ids.ts';
-import type { Queryable } from '../store/db.ts';
+import type { Db, Queryable } from '../store/db.ts';
+import { announceAccessChange } from './api-keys.ts';
 
 export interface Organization {
   id: string;
@@ -24,8 +25,12 @@ export async function getOrganization(db: Queryable, id: string): Promise<Organi
   return r && { id: r.id, name: r.name, eligibilityEnabled: r.eligibility_enabled };
 }
 
-export async function setEligibilityEnabled(db: Queryable, id: string, enabled: boolean): Promise<void> {
-  await db.query('UPDATE organizations SET eligibility_enabled = $2 WHERE id = $1', [id, enabled]);
+/** Keys of the organization answer 403 (or work again) in every process once this commits. */
+export async function setEligibilityEnabled(db: Db, id: string, enabled: boolean): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('UPDATE organizations SET eligibility_enabled = $2 WHERE id = $1', [id, enabled]);
+    await announceAccessChange(tx);
+  });
 }
 
 export async function countOrganizations(db: Queryable): Promise<number> {

@@ -55,13 +55,12 @@ export async function startPortal(
         status: { ratePerSecond: 100_000, burst: 100_000 },
       },
       plugins: [
-        (a, ctx) =>
+        (a) =>
           registerPortal(a, {
             db: service.store.db,
             tokenKey: service.keys.tokenKey,
             apiKeyPepper: service.keys.apiKeyPepper,
             box: service.box,
-            auth: ctx.auth,
             allowPrivateWebhooks: config.allowPrivateWebhooks,
             secureCookies: false,
             ...overrides,

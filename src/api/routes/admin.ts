@@ -7,7 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import { AdminInputError, runAdminOp } from '../../tenancy/admin-ops.ts';
 import type { ServiceKeys } from '../../tenancy/secrets.ts';
 import type { SecretBox } from '../../webhooks/secrets.ts';
-import type { ApiKeyAuthenticator } from '../auth.ts';
 import { notFound, unauthorized, validation } from '../errors.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -16,7 +15,6 @@ export interface AdminRouteOptions {
   token: string;
   keys: ServiceKeys;
   box: SecretBox;
-  auth: ApiKeyAuthenticator;
   allowPrivateWebhooks: boolean;
 }
 
@@ -35,7 +33,6 @@ export function registerAdmin(app: FastifyInstance, opts: AdminRouteOptions): vo
           keys: opts.keys,
           box: opts.box,
           allowPrivateWebhooks: opts.allowPrivateWebhooks,
-          onAccessChanged: () => opts.auth.invalidate(),
         },
         op,
         (request.body ?? {}) as Record<string, unknown>,

@@ -197,7 +197,6 @@ first.</p>
         404,
       );
     }
-    await deps.auth.invalidate();
     request.log.info({ userId: s.user.id, keyId: id }, 'API key revoked in the portal');
     return seeOther(reply, `${BASE}?notice=key-revoked`);
   });
