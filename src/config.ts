@@ -1,217 +1,196 @@
 /**
- * Configuration from the environment, validated once at start-up with one schema.
- * The README's configuration table is generated from CONFIG_DOCS (npm run docs:config).
+ * Configuration from the environment, validated once at start-up with one schema. Each setting is written
+ * once, in the schema: its type and bounds, its environment variable (`env`), its default and its
+ * description. The variable list, the loader and the README's configuration table (npm run docs:config)
+ * are all read from it. A `.env` file in the working directory is read too; the process environment wins.
  */
-import Type, { type Static } from 'typebox';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import Type, { type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 
-const Int = (min: number, max: number) => Type.Integer({ minimum: min, maximum: max });
+interface Setting {
+  /** The environment variable that sets it. */
+  env: string;
+  default?: string | number | boolean;
+  description: string;
+}
+
+const Int = (min: number, max: number, setting: Setting) =>
+  Type.Integer({ minimum: min, maximum: max, ...setting });
 
 export const ConfigSchema = Type.Object({
-  env: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')]),
-  port: Int(0, 65535),
-  host: Type.String({ minLength: 1 }),
-  publicUrl: Type.Optional(Type.String()),
-  dataDir: Type.String({ minLength: 1 }),
-  databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
-  databaseSchema: Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' }),
-  secretKey: Type.Optional(Type.String({ minLength: 32 })),
-  sandboxLatencyMs: Type.Optional(Int(0, 600_000)),
-  allowPrivateWebhooks: Type.Boolean(),
-  payerTimeoutMs: Int(10, 600_000),
-  checkMaxAttempts: Int(1, 100),
-  checkRetryBaseMs: Int(1, 3_600_000),
-  payerConcurrency: Int(1, 1024),
-  payerBreakerFailures: Int(1, 1000),
-  payerBreakerOpenMs: Int(10, 3_600_000),
-  payerOutageWaitMs: Int(0, 7 * 24 * 3_600_000),
-  workerConcurrency: Int(1, 1024),
-  workerPollMs: Int(10, 60_000),
-  leaseMs: Int(100, 3_600_000),
-  rateLimitSubmit: Int(1, 1_000_000),
-  rateLimitStatus: Int(1, 1_000_000),
-  metricsToken: Type.Optional(Type.String({ minLength: 16 })),
-  webhookTimeoutMs: Int(100, 120_000),
-  retentionDays: Int(1, 3650),
-  logLevel: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  env: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+    env: 'ELIG_ENV',
+    default: 'development',
+    description:
+      '`development`, `production` or `test`. Production requires `ELIG_SECRET_KEY` and refuses `ELIG_ALLOW_PRIVATE_WEBHOOKS`.',
+  }),
+  port: Int(0, 65535, { env: 'PORT', default: 8080, description: 'HTTP port (0 = any free port).' }),
+  host: Type.String({
+    minLength: 1,
+    env: 'HOST',
+    default: '127.0.0.1',
+    description: 'Interface to bind; `0.0.0.0` to accept outside connections.',
+  }),
+  publicUrl: Type.Optional(
+    Type.String({
+      env: 'PUBLIC_URL',
+      description: 'Base URL printed and used in portal links (default `http://HOST:PORT`).',
+    }),
+  ),
+  dataDir: Type.String({
+    minLength: 1,
+    env: 'DATA_DIR',
+    default: './data',
+    description: 'Embedded PGlite store directory (used when `DATABASE_URL` is not set).',
+  }),
+  databaseUrl: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      env: 'DATABASE_URL',
+      description: 'PostgreSQL connection string; switches from PGlite to PostgreSQL.',
+    }),
+  ),
+  databaseSchema: Type.String({
+    pattern: '^[a-z_][a-z0-9_]{0,62}$',
+    env: 'DATABASE_SCHEMA',
+    default: 'public',
+    description: 'PostgreSQL schema holding the tables (created if missing).',
+  }),
+  secretKey: Type.Optional(
+    Type.String({
+      minLength: 32,
+      env: 'ELIG_SECRET_KEY',
+      description:
+        'Master secret (>= 32 chars, e.g. `openssl rand -base64 32`): API-key pepper and webhook-secret encryption key. Outside production it is generated into `DATA_DIR/secret.key` when unset.',
+    }),
+  ),
+  sandboxLatencyMs: Type.Optional(
+    Int(0, 600000, {
+      env: 'SANDBOX_LATENCY_MS',
+      description: 'Sandbox payer latency; default a random 300-1500 ms.',
+    }),
+  ),
+  allowPrivateWebhooks: Type.Boolean({
+    env: 'ELIG_ALLOW_PRIVATE_WEBHOOKS',
+    default: false,
+    description: 'Allow http and private/loopback webhook targets (local development and tests only).',
+  }),
+  payerTimeoutMs: Int(10, 600000, {
+    env: 'PAYER_TIMEOUT_MS',
+    default: 45000,
+    description: 'Time budget of one payer call.',
+  }),
+  payerConcurrency: Int(1, 1024, {
+    env: 'PAYER_CONCURRENCY',
+    default: 16,
+    description:
+      'Payer calls one worker process makes to the same payer at once; further checks wait for a slot.',
+  }),
+  payerBreakerFailures: Int(1, 1000, {
+    env: 'PAYER_BREAKER_FAILURES',
+    default: 5,
+    description:
+      "Consecutive transient failures (timeouts, connection errors, AAA 42/80) that open a payer's circuit breaker in a worker process.",
+  }),
+  payerBreakerOpenMs: Int(10, 3600000, {
+    env: 'PAYER_BREAKER_OPEN_MS',
+    default: 30000,
+    description:
+      "How long an open breaker keeps a payer's checks waiting before one trial call; doubles on each re-open, up to 10 minutes.",
+  }),
+  payerOutageWaitMs: Int(0, 604800000, {
+    env: 'PAYER_OUTAGE_WAIT_MS',
+    default: 900000,
+    description: 'How long a check may wait on an open breaker (from submission) before it fails with SH02.',
+  }),
+  checkMaxAttempts: Int(1, 100, {
+    env: 'CHECK_MAX_ATTEMPTS',
+    default: 5,
+    description: 'Payer attempts before a check fails with SH02.',
+  }),
+  checkRetryBaseMs: Int(1, 3600000, {
+    env: 'CHECK_RETRY_BASE_MS',
+    default: 2000,
+    description: 'Base of the exponential retry backoff (with jitter) for transient payer failures.',
+  }),
+  workerConcurrency: Int(1, 1024, {
+    env: 'WORKER_CONCURRENCY',
+    default: 32,
+    description: 'Checks one worker process runs at once.',
+  }),
+  workerPollMs: Int(10, 60000, {
+    env: 'WORKER_POLL_MS',
+    default: 1000,
+    description: 'Polling fallback interval when no wake-up notification arrives.',
+  }),
+  leaseMs: Int(100, 3600000, {
+    env: 'LEASE_MS',
+    default: 120000,
+    description:
+      'How long a claimed check stays locked before another worker may take it over (must exceed PAYER_TIMEOUT_MS).',
+  }),
+  rateLimitSubmit: Int(1, 1000000, {
+    env: 'RATE_LIMIT_SUBMIT',
+    default: 20,
+    description: 'Submits per second per API key (bucket of twice that). Enforced per process.',
+  }),
+  rateLimitStatus: Int(1, 1000000, {
+    env: 'RATE_LIMIT_STATUS',
+    default: 100,
+    description: 'Status reads per second per API key (bucket of twice that). Enforced per process.',
+  }),
+  metricsToken: Type.Optional(
+    Type.String({
+      minLength: 16,
+      env: 'METRICS_TOKEN',
+      description: 'When set, `/metrics` requires `Authorization: Bearer <token>`.',
+    }),
+  ),
+  webhookTimeoutMs: Int(100, 120000, {
+    env: 'WEBHOOK_TIMEOUT_MS',
+    default: 15000,
+    description: 'Time limit of one webhook delivery attempt.',
+  }),
+  retentionDays: Int(1, 3650, {
+    env: 'RETENTION_DAYS',
+    default: 30,
+    description:
+      'Days after which raw X12 and the PHI of finished checks are purged (id, status, times and codes stay).',
+  }),
+  logLevel: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    env: 'LOG_LEVEL',
+    default: 'info',
+    description: 'pino log level.',
+  }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
-interface EnvVar {
+export interface ConfigVariable {
   name: string;
   key: keyof Config;
   kind: 'string' | 'int' | 'bool';
+  /** As written in the environment (and in the README). */
   default?: string;
   doc: string;
 }
 
-export const CONFIG_DOCS: EnvVar[] = [
-  {
-    name: 'ELIG_ENV',
-    key: 'env',
-    kind: 'string',
-    default: 'development',
-    doc: '`development`, `production` or `test`. Production requires `ELIG_SECRET_KEY` and refuses `ELIG_ALLOW_PRIVATE_WEBHOOKS`.',
-  },
-  { name: 'PORT', key: 'port', kind: 'int', default: '8080', doc: 'HTTP port (0 = any free port).' },
-  {
-    name: 'HOST',
-    key: 'host',
-    kind: 'string',
-    default: '127.0.0.1',
-    doc: 'Interface to bind; `0.0.0.0` to accept outside connections.',
-  },
-  {
-    name: 'PUBLIC_URL',
-    key: 'publicUrl',
-    kind: 'string',
-    doc: 'Base URL printed and used in portal links (default `http://HOST:PORT`).',
-  },
-  {
-    name: 'DATA_DIR',
-    key: 'dataDir',
-    kind: 'string',
-    default: './data',
-    doc: 'Embedded PGlite store directory (used when `DATABASE_URL` is not set).',
-  },
-  {
-    name: 'DATABASE_URL',
-    key: 'databaseUrl',
-    kind: 'string',
-    doc: 'PostgreSQL connection string; switches from PGlite to PostgreSQL.',
-  },
-  {
-    name: 'DATABASE_SCHEMA',
-    key: 'databaseSchema',
-    kind: 'string',
-    default: 'public',
-    doc: 'PostgreSQL schema holding the tables (created if missing).',
-  },
-  {
-    name: 'ELIG_SECRET_KEY',
-    key: 'secretKey',
-    kind: 'string',
-    doc: 'Master secret (>= 32 chars, e.g. `openssl rand -base64 32`): API-key pepper and webhook-secret encryption key. Outside production it is generated into `DATA_DIR/secret.key` when unset.',
-  },
-  {
-    name: 'SANDBOX_LATENCY_MS',
-    key: 'sandboxLatencyMs',
-    kind: 'int',
-    doc: 'Sandbox payer latency; default a random 300-1500 ms.',
-  },
-  {
-    name: 'ELIG_ALLOW_PRIVATE_WEBHOOKS',
-    key: 'allowPrivateWebhooks',
-    kind: 'bool',
-    default: '0',
-    doc: 'Allow http and private/loopback webhook targets (local development and tests only).',
-  },
-  {
-    name: 'PAYER_TIMEOUT_MS',
-    key: 'payerTimeoutMs',
-    kind: 'int',
-    default: '45000',
-    doc: 'Time budget of one payer call.',
-  },
-  {
-    name: 'PAYER_CONCURRENCY',
-    key: 'payerConcurrency',
-    kind: 'int',
-    default: '16',
-    doc: 'Payer calls one worker process makes to the same payer at once; further checks wait for a slot.',
-  },
-  {
-    name: 'PAYER_BREAKER_FAILURES',
-    key: 'payerBreakerFailures',
-    kind: 'int',
-    default: '5',
-    doc: "Consecutive transient failures (timeouts, connection errors, AAA 42/80) that open a payer's circuit breaker in a worker process.",
-  },
-  {
-    name: 'PAYER_BREAKER_OPEN_MS',
-    key: 'payerBreakerOpenMs',
-    kind: 'int',
-    default: '30000',
-    doc: "How long an open breaker keeps a payer's checks waiting before one trial call; doubles on each re-open, up to 10 minutes.",
-  },
-  {
-    name: 'PAYER_OUTAGE_WAIT_MS',
-    key: 'payerOutageWaitMs',
-    kind: 'int',
-    default: '900000',
-    doc: 'How long a check may wait on an open breaker (from submission) before it fails with SH02.',
-  },
-  {
-    name: 'CHECK_MAX_ATTEMPTS',
-    key: 'checkMaxAttempts',
-    kind: 'int',
-    default: '5',
-    doc: 'Payer attempts before a check fails with SH02.',
-  },
-  {
-    name: 'CHECK_RETRY_BASE_MS',
-    key: 'checkRetryBaseMs',
-    kind: 'int',
-    default: '2000',
-    doc: 'Base of the exponential retry backoff (with jitter) for transient payer failures.',
-  },
-  {
-    name: 'WORKER_CONCURRENCY',
-    key: 'workerConcurrency',
-    kind: 'int',
-    default: '32',
-    doc: 'Checks one worker process runs at once.',
-  },
-  {
-    name: 'WORKER_POLL_MS',
-    key: 'workerPollMs',
-    kind: 'int',
-    default: '1000',
-    doc: 'Polling fallback interval when no wake-up notification arrives.',
-  },
-  {
-    name: 'LEASE_MS',
-    key: 'leaseMs',
-    kind: 'int',
-    default: '120000',
-    doc: 'How long a claimed check stays locked before another worker may take it over (must exceed PAYER_TIMEOUT_MS).',
-  },
-  {
-    name: 'RATE_LIMIT_SUBMIT',
-    key: 'rateLimitSubmit',
-    kind: 'int',
-    default: '20',
-    doc: 'Submits per second per API key (bucket of twice that). Enforced per process.',
-  },
-  {
-    name: 'RATE_LIMIT_STATUS',
-    key: 'rateLimitStatus',
-    kind: 'int',
-    default: '100',
-    doc: 'Status reads per second per API key (bucket of twice that). Enforced per process.',
-  },
-  {
-    name: 'METRICS_TOKEN',
-    key: 'metricsToken',
-    kind: 'string',
-    doc: 'When set, `/metrics` requires `Authorization: Bearer <token>`.',
-  },
-  {
-    name: 'WEBHOOK_TIMEOUT_MS',
-    key: 'webhookTimeoutMs',
-    kind: 'int',
-    default: '15000',
-    doc: 'Time limit of one webhook delivery attempt.',
-  },
-  {
-    name: 'RETENTION_DAYS',
-    key: 'retentionDays',
-    kind: 'int',
-    default: '30',
-    doc: 'Days after which raw X12 and the PHI of finished checks are purged (id, status, times and codes stay).',
-  },
-  { name: 'LOG_LEVEL', key: 'logLevel', kind: 'string', default: 'info', doc: 'pino log level.' },
-];
+/** Every variable, in the schema's order, as the loader reads it and the README lists it. */
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.entries(ConfigSchema.properties).map(
+  ([key, schema]: [string, TSchema & Partial<Setting> & { type?: string }]) => ({
+    name: schema.env!,
+    key: key as keyof Config,
+    kind: schema.type === 'integer' ? 'int' : schema.type === 'boolean' ? 'bool' : 'string',
+    default: schema.default === undefined ? undefined : defaultText(schema.default),
+    doc: schema.description!,
+  }),
+);
+
+function defaultText(value: string | number | boolean): string {
+  return typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
+}
 
 const compiled = Compile(ConfigSchema);
 
@@ -219,10 +198,28 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const raw: Record<string, unknown> = { databaseSchema: 'public' };
+/**
+ * The process environment, plus the variables of a `.env` file (default: in the working directory) that
+ * the environment does not set, so a deployment's own variables always win over a file left beside it.
+ */
+export function withDotEnv(env: NodeJS.ProcessEnv, file = resolve('.env')): NodeJS.ProcessEnv {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return env;
+    throw new ConfigError(`${file} exists but could not be read (${(err as NodeJS.ErrnoException).code})`);
+  }
+  return { ...parseEnv(text), ...env };
+}
+
+export function loadConfig(
+  env: NodeJS.ProcessEnv = withDotEnv(process.env),
+  overrides: Partial<Config> = {},
+): Config {
+  const raw: Record<string, unknown> = {};
   const problems: string[] = [];
-  for (const v of CONFIG_DOCS) {
+  for (const v of CONFIG_VARIABLES) {
     const text = env[v.name] ?? v.default;
     if (text === undefined || text === '') continue;
     if (v.kind === 'int') {
@@ -256,5 +253,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 
 function nameOf(instancePath: string): string {
   const key = instancePath.replace(/^\//, '');
-  return CONFIG_DOCS.find((v) => v.key === key)?.name ?? key;
+  return CONFIG_VARIABLES.find((v) => v.key === key)?.name ?? key;
 }
