@@ -2,6 +2,7 @@
  * Configuration from the environment, validated once at start-up with one schema.
  * The README's configuration table is generated from CONFIG_DOCS (npm run docs:config).
  */
+import { isIP } from 'node:net';
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 
@@ -31,6 +32,7 @@ export const ConfigSchema = Type.Object({
   rateLimitSubmit: Int(1, 1_000_000),
   rateLimitStatus: Int(1, 1_000_000),
   metricsToken: Type.Optional(Type.String({ minLength: 16 })),
+  trustedProxies: Type.Array(Type.String({ minLength: 1 })),
   webhookTimeoutMs: Int(100, 120_000),
   retentionDays: Int(1, 3650),
   logLevel: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -40,7 +42,8 @@ export type Config = Static<typeof ConfigSchema>;
 interface EnvVar {
   name: string;
   key: keyof Config;
-  kind: 'string' | 'int' | 'bool';
+  /** `list`: comma-separated, blanks dropped; unset is an empty list. */
+  kind: 'string' | 'int' | 'bool' | 'list';
   default?: string;
   doc: string;
 }
@@ -197,6 +200,12 @@ export const CONFIG_DOCS: EnvVar[] = [
     doc: 'When set, `/metrics` requires `Authorization: Bearer <token>`.',
   },
   {
+    name: 'TRUSTED_PROXIES',
+    key: 'trustedProxies',
+    kind: 'list',
+    doc: 'Comma-separated addresses or CIDR ranges of the proxies / load balancers in front of the API (or `loopback`, `linklocal`, `uniquelocal`). Only a request from one of them has its `X-Forwarded-For` believed, so the client address (sign-in throttling) is the real one. Empty: trust none.',
+  },
+  {
     name: 'WEBHOOK_TIMEOUT_MS',
     key: 'webhookTimeoutMs',
     kind: 'int',
@@ -224,6 +233,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const problems: string[] = [];
   for (const v of CONFIG_DOCS) {
     const text = env[v.name] ?? v.default;
+    if (v.kind === 'list') {
+      raw[v.key] = (text ?? '')
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+      continue;
+    }
     if (text === undefined || text === '') continue;
     if (v.kind === 'int') {
       if (!/^-?\d+$/.test(text.trim())) problems.push(`${v.name} must be an integer`);
@@ -244,6 +260,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   ) {
     problems.push('LEASE_MS must be greater than PAYER_TIMEOUT_MS');
   }
+  for (const entry of config.trustedProxies ?? []) {
+    if (!isProxyAddress(entry))
+      problems.push(`TRUSTED_PROXIES entry "${entry}" is not an IP address, a CIDR range or a range name`);
+  }
   if (config.env === 'production' && !config.secretKey)
     problems.push('ELIG_SECRET_KEY is required in production');
   if (config.env === 'production' && config.allowPrivateWebhooks) {
@@ -252,6 +272,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (problems.length)
     throw new ConfigError(`Invalid configuration:\n  - ${[...new Set(problems)].join('\n  - ')}`);
   return config;
+}
+
+const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** What Fastify's `trustProxy` list accepts: an address, address/prefix-length, or a named range. */
+function isProxyAddress(entry: string): boolean {
+  if (RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
 }
 
 function nameOf(instancePath: string): string {
