@@ -173,6 +173,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
             registerPortal(a, {
               db: store.db,
               tokenKey: keys.tokenKey,
+              signInThrottleKey: keys.signInThrottleKey,
               apiKeyPepper: keys.apiKeyPepper,
               box,
               auth: ctx.auth,
