@@ -5,6 +5,7 @@
  * are all read from it. A `.env` file in the working directory is read too; the process environment wins.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import Type, { type Static, type TSchema } from 'typebox';
@@ -13,7 +14,7 @@ import { Compile } from 'typebox/compile';
 interface Setting {
   /** The environment variable that sets it. */
   env: string;
-  default?: string | number | boolean;
+  default?: string | number | boolean | string[];
   description: string;
 }
 
@@ -149,6 +150,12 @@ export const ConfigSchema = Type.Object({
       description: 'When set, `/metrics` requires `Authorization: Bearer <token>`.',
     }),
   ),
+  trustedProxies: Type.Array(Type.String({ minLength: 1 }), {
+    env: 'TRUSTED_PROXIES',
+    default: [],
+    description:
+      'Comma-separated addresses or CIDR ranges of the proxies / load balancers in front of the API (or `loopback`, `linklocal`, `uniquelocal`). Only a request from one of them has its `X-Forwarded-For` believed, so the client address (sign-in throttling) is the real one. Empty: trust none.',
+  }),
   webhookTimeoutMs: Int(100, 120000, {
     env: 'WEBHOOK_TIMEOUT_MS',
     default: 15000,
@@ -171,24 +178,28 @@ export type Config = Static<typeof ConfigSchema>;
 export interface ConfigVariable {
   name: string;
   key: keyof Config;
-  kind: 'string' | 'int' | 'bool';
+  /** `list`: comma-separated, blanks dropped; unset is an empty list. */
+  kind: 'string' | 'int' | 'bool' | 'list';
   /** As written in the environment (and in the README). */
   default?: string;
   doc: string;
 }
+
+const KINDS: Record<string, ConfigVariable['kind']> = { integer: 'int', boolean: 'bool', array: 'list' };
 
 /** Every variable, in the schema's order, as the loader reads it and the README lists it. */
 export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.entries(ConfigSchema.properties).map(
   ([key, schema]: [string, TSchema & Partial<Setting> & { type?: string }]) => ({
     name: schema.env!,
     key: key as keyof Config,
-    kind: schema.type === 'integer' ? 'int' : schema.type === 'boolean' ? 'bool' : 'string',
+    kind: KINDS[schema.type ?? ''] ?? 'string',
     default: schema.default === undefined ? undefined : defaultText(schema.default),
     doc: schema.description!,
   }),
 );
 
-function defaultText(value: string | number | boolean): string {
+function defaultText(value: NonNullable<Setting['default']>): string | undefined {
+  if (Array.isArray(value)) return value.length ? value.join(',') : undefined;
   return typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
 }
 
@@ -221,6 +232,13 @@ export function loadConfig(
   const problems: string[] = [];
   for (const v of CONFIG_VARIABLES) {
     const text = env[v.name] ?? v.default;
+    if (v.kind === 'list') {
+      raw[v.key] = (text ?? '')
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+      continue;
+    }
     if (text === undefined || text === '') continue;
     if (v.kind === 'int') {
       if (!/^-?\d+$/.test(text.trim())) problems.push(`${v.name} must be an integer`);
@@ -241,6 +259,10 @@ export function loadConfig(
   ) {
     problems.push('LEASE_MS must be greater than PAYER_TIMEOUT_MS');
   }
+  for (const entry of config.trustedProxies ?? []) {
+    if (!isProxyAddress(entry))
+      problems.push(`TRUSTED_PROXIES entry "${entry}" is not an IP address, a CIDR range or a range name`);
+  }
   if (config.env === 'production' && !config.secretKey)
     problems.push('ELIG_SECRET_KEY is required in production');
   if (config.env === 'production' && config.allowPrivateWebhooks) {
@@ -249,6 +271,19 @@ export function loadConfig(
   if (problems.length)
     throw new ConfigError(`Invalid configuration:\n  - ${[...new Set(problems)].join('\n  - ')}`);
   return config;
+}
+
+const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** What Fastify's `trustProxy` list accepts: an address, address/prefix-length, or a named range. */
+function isProxyAddress(entry: string): boolean {
+  if (RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
 }
 
 function nameOf(instancePath: string): string {

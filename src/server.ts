@@ -155,6 +155,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
           registry: metrics.registry,
         },
         metricsToken: config.metricsToken,
+        trustedProxies: config.trustedProxies,
         rateLimits: {
           submit: { ratePerSecond: config.rateLimitSubmit, burst: config.rateLimitSubmit * 2 },
           status: { ratePerSecond: config.rateLimitStatus, burst: config.rateLimitStatus * 2 },
@@ -171,6 +172,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
             registerPortal(a, {
               db: store.db,
               tokenKey: keys.tokenKey,
+              signInThrottleKey: keys.signInThrottleKey,
               apiKeyPepper: keys.apiKeyPepper,
               box,
               allowPrivateWebhooks: config.allowPrivateWebhooks,

@@ -39,3 +39,14 @@ test('production requires the master secret and refuses private webhooks', () =>
 test('the lease must outlive a payer call', () => {
   assert.throws(() => loadConfig({ PAYER_TIMEOUT_MS: '5000', LEASE_MS: '4000' }), /LEASE_MS/);
 });
+
+test('TRUSTED_PROXIES: addresses, CIDR ranges and range names, comma-separated; unset trusts none', () => {
+  assert.deepEqual(loadConfig({}).trustedProxies, []);
+  assert.deepEqual(
+    loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.10 ,,fd00::/8,loopback' }).trustedProxies,
+    ['10.0.0.0/8', '192.168.1.10', 'fd00::/8', 'loopback'],
+  );
+  for (const bad of ['10.0.0.0/33', 'lb.internal', '10.0.0.1/8/1', '::1/129', '10.0.0.0/']) {
+    assert.throws(() => loadConfig({ TRUSTED_PROXIES: `10.0.0.1,${bad}` }), /TRUSTED_PROXIES entry/, bad);
+  }
+});

@@ -47,6 +47,11 @@ export interface AppOptions {
   rateLimits: { submit: RateLimit; status: RateLimit };
   /** When set, `/metrics` requires `Authorization: Bearer <token>`. */
   metricsToken?: string;
+  /**
+   * Addresses/CIDR ranges of the proxies in front of us (TRUSTED_PROXIES): only their `X-Forwarded-For` is
+   * believed, so `request.ip` is the client behind them. Empty or absent: the socket address, always.
+   */
+  trustedProxies?: string[];
   /** Extra routes (portal, admin) registered by the caller. */
   plugins?: ((app: FastifyInstance, ctx: { auth: ApiKeyAuthenticator }) => Promise<void> | void)[];
 }
@@ -59,7 +64,7 @@ export async function buildApp(
     bodyLimit: BODY_LIMIT_BYTES,
     // Per-request lines are off: they would carry URLs and timings only, and cost throughput.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: false,
+    trustProxy: opts.trustedProxies?.length ? opts.trustedProxies : false,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
     // Router-level rejections (undecodable URL, over-long path parameter) also get the envelope.

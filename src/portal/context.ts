@@ -8,11 +8,14 @@ import type { PortalSession } from '../tenancy/sessions.ts';
 import type { SecretBox } from '../webhooks/secrets.ts';
 import type { SafeHtml } from './html.ts';
 import { messagePage } from './layout.ts';
+import type { PasswordVerifier } from './passwords.ts';
 
 export interface PortalDeps {
   db: Db;
   /** HMAC key of session cookies, one-time links and form tokens. */
   tokenKey: Buffer;
+  /** HMAC key of the sign-in throttle's keys (`ServiceKeys.signInThrottleKey`). */
+  signInThrottleKey: Buffer;
   /** Pepper of API key hashes (`ServiceKeys.apiKeyPepper`): needed to create keys. */
   apiKeyPepper: Buffer;
   /** Seals webhook signing secrets at rest. */
@@ -20,6 +23,10 @@ export interface PortalDeps {
   allowPrivateWebhooks: boolean;
   /** Adds `Secure` to cookies (and the `__Host-` prefix); on whenever the portal is served over HTTPS. */
   secureCookies: boolean;
+  /** The sign-in throttle's clock, so tests move time instead of waiting out a backoff. Default: Date.now. */
+  now?: () => number;
+  /** Checks a sign-in password, so tests can count argon2 runs. Default: `verifyPassword` (passwords.ts). */
+  verifyPassword?: PasswordVerifier;
 }
 
 /** Who may open a route: anyone, any signed-in user, or an organization owner. */

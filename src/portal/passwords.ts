@@ -17,6 +17,8 @@ export function hashPassword(password: string): Promise<string> {
 
 let decoy: Promise<string> | undefined;
 
+export type PasswordVerifier = typeof verifyPassword;
+
 /** True when the password matches; false for a wrong password or a user without one. */
 export async function verifyPassword(
   passwordHash: string | null | undefined,

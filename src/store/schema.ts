@@ -157,3 +157,20 @@ export const sessions = pgTable('sessions', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Sign-in throttle: one row per account or client address that tried to sign in lately. `key` is an HMAC
+ * of the normalised email or of the address (never the email or address itself); `attempts` counts the
+ * attempts since the last success, and `blocked_until` is when the next one may start (null: now).
+ */
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    key: text('key').primaryKey(),
+    attempts: integer('attempts').notNull(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }).notNull(),
+    blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+  },
+  // Pruning finds forgotten rows without scanning the table.
+  (t) => [index('login_attempts_last_attempt_idx').on(t.lastAttemptAt)],
+);

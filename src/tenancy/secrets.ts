@@ -14,6 +14,8 @@ export interface ServiceKeys {
   secretBoxKey: Buffer;
   /** HMAC key for session and one-time tokens. */
   tokenKey: Buffer;
+  /** HMAC key of the sign-in throttle's account and address keys. */
+  signInThrottleKey: Buffer;
 }
 
 export function deriveServiceKeys(master: string): ServiceKeys {
@@ -22,6 +24,7 @@ export function deriveServiceKeys(master: string): ServiceKeys {
     apiKeyPepper: derive('api-key-pepper'),
     secretBoxKey: derive('webhook-secret-box'),
     tokenKey: derive('portal-tokens'),
+    signInThrottleKey: derive('sign-in-throttle'),
   };
 }
 

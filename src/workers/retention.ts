@@ -1,10 +1,12 @@
 /**
  * Retention: after RETENTION_DAYS, a finished check keeps its id, status, times, payer id and outcome codes;
  * the request (names, date of birth, member id), the result body with the raw X12, and its webhook event
- * bodies are replaced. Runs in the worker, in small batches, safe with several workers (SKIP LOCKED).
+ * bodies are replaced. Runs in the worker, in small batches, safe with several workers (SKIP LOCKED). Each
+ * round also deletes the sign-in throttle's forgotten rows.
  */
 import type { Logger } from 'pino';
 import type { Db } from '../store/db.ts';
+import { pruneLoginAttempts } from '../store/login-attempts.ts';
 
 const BATCH = 500;
 
@@ -76,6 +78,8 @@ export function startRetention(
           }
         }
         if (purged) log.info({ purged }, 'retention purge');
+        // Sign-in throttle rows nobody has touched for an hour are forgotten anyway: drop them.
+        if (!stopped) await pruneLoginAttempts(db, new Date());
       } catch (err) {
         log.warn({ err }, 'retention purge failed; will retry');
       } finally {

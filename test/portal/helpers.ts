@@ -25,8 +25,11 @@ export interface PortalHarness {
   ownerEmail: string;
   /** `/portal/login/<token>` printed at first start. */
   loginPath: string;
-  /** Another app on the same store with other portal settings (e.g. no private webhooks). */
-  listenPortal(overrides?: Partial<PortalDeps>): Promise<{ url: string; close(): Promise<void> }>;
+  /** Another app on the same store with other portal settings (e.g. no private webhooks, trusted proxies). */
+  listenPortal(
+    overrides?: Partial<PortalDeps>,
+    app?: { trustedProxies?: string[] },
+  ): Promise<{ url: string; close(): Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -44,12 +47,16 @@ export async function startPortal(
   if (!boot) throw new Error('portal harness expected an empty store');
   const closers: (() => Promise<void>)[] = [];
 
-  const listenPortal = async (overrides: Partial<PortalDeps> = {}) => {
+  const listenPortal = async (
+    overrides: Partial<PortalDeps> = {},
+    appOptions: { trustedProxies?: string[] } = {},
+  ) => {
     const { app, auth } = await buildApp({
       db: service.store.db,
       log: service.log,
       apiKeyPepper: service.keys.apiKeyPepper,
       version: VERSION,
+      trustedProxies: appOptions.trustedProxies ?? config.trustedProxies,
       rateLimits: {
         submit: { ratePerSecond: 100_000, burst: 100_000 },
         status: { ratePerSecond: 100_000, burst: 100_000 },
@@ -59,6 +66,7 @@ export async function startPortal(
           registerPortal(a, {
             db: service.store.db,
             tokenKey: service.keys.tokenKey,
+            signInThrottleKey: service.keys.signInThrottleKey,
             apiKeyPepper: service.keys.apiKeyPepper,
             box: service.box,
             allowPrivateWebhooks: config.allowPrivateWebhooks,

@@ -1,9 +1,8 @@
-/** The pure pieces: the html template's escaping, value formatting, X12 line breaking, login throttle. */
+/** The pure pieces: the html template's escaping, value formatting, X12 line breaking. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { money, percent, x12Date, yesNo } from '../../src/portal/format.ts';
 import { escapeHtml, html } from '../../src/portal/html.ts';
-import { LoginThrottle } from '../../src/portal/login-throttle.ts';
 import { buildCheckRequest } from '../../src/portal/routes/run-check.ts';
 import { x12Lines } from '../../src/portal/views/check-detail.ts';
 
@@ -62,20 +61,4 @@ test('the run-a-check form becomes the API request: trimmed, optional parts omit
     subscriber: { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' },
     encounter: { serviceTypeCodes: ['PT', '30', 'MH'] },
   });
-});
-
-test('login throttle: 5 failures per account and address in 15 minutes, then a wait', () => {
-  const t = new LoginThrottle();
-  const start = 1_000_000;
-  for (let i = 0; i < 5; i++) {
-    assert.equal(t.retryAfterSeconds('a@x.example', '1.2.3.4', start + i), 0);
-    t.recordFailure('a@x.example', '1.2.3.4', start + i);
-  }
-  assert.equal(t.retryAfterSeconds('a@x.example', '1.2.3.4', start + 10), 900);
-  assert.equal(t.retryAfterSeconds('a@x.example', '5.6.7.8', start + 10), 0, 'other address');
-  assert.equal(t.retryAfterSeconds('b@x.example', '1.2.3.4', start + 10), 0, 'other account');
-  assert.equal(t.retryAfterSeconds('a@x.example', '1.2.3.4', start + 15 * 60_000 + 1), 0, 'window passed');
-  const spray = new LoginThrottle({ perAccount: 5, perAddress: 3, windowMs: 60_000 });
-  for (const who of ['a', 'b', 'c']) spray.recordFailure(`${who}@x.example`, '9.9.9.9', start);
-  assert.ok(spray.retryAfterSeconds('d@x.example', '9.9.9.9', start) > 0, 'address-wide cap');
 });

@@ -104,3 +104,24 @@ test('a backlog is purged batch by batch, and stopping waits for one batch at mo
   await again();
   assert.equal(await open(), 0, 'the rest of the backlog is purged');
 });
+
+test('a retention round also deletes sign-in throttle rows untouched for an hour', async () => {
+  const db = svc.service.store.db;
+  await db.query(
+    `INSERT INTO login_attempts (key, attempts, last_attempt_at)
+     VALUES ('account:retention-old', 3, now() - interval '61 minutes'), ('account:retention-new', 3, now())`,
+  );
+  const keys = async () =>
+    (
+      await db.query<{ key: string }>(
+        "SELECT key FROM login_attempts WHERE key LIKE 'account:retention-%' ORDER BY key",
+      )
+    ).rows.map((r) => r.key);
+  const { startRetention } = await import('../../src/workers/retention.ts');
+  const { createLogger } = await import('../../src/log.ts');
+  const stop = startRetention(db, createLogger('silent'), 3650, 60_000, 10);
+  const deadline = Date.now() + 10_000;
+  while ((await keys()).length === 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await stop();
+  assert.deepEqual(await keys(), ['account:retention-new']);
+});

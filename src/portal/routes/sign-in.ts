@@ -6,7 +6,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createSession, endSession, endUserSessions } from '../../tenancy/sessions.ts';
 import {
   consumeLoginToken,
-  findUserByEmail,
   normalizeEmail,
   peekLoginToken,
   setPasswordHash,
@@ -19,6 +18,7 @@ import { csrfField, errorSummary, messagePage, page, textField } from '../layout
 import { LoginThrottle } from '../login-throttle.ts';
 import { noticeFor } from '../notices.ts';
 import { hashPassword, newPasswordProblem, PASSWORD_MIN, verifyPassword } from '../passwords.ts';
+import { attemptSignIn } from '../sign-in-attempt.ts';
 
 const anonymous = { config: { access: 'anonymous' as const } };
 
@@ -106,7 +106,11 @@ async function startSession(reply: FastifyReply, deps: PortalDeps, userId: strin
 }
 
 export function registerSignInRoutes(portal: FastifyInstance, deps: PortalDeps): void {
-  const throttle = new LoginThrottle();
+  const signInDeps = {
+    db: deps.db,
+    throttle: new LoginThrottle(deps.db, deps.signInThrottleKey, deps.now),
+    verifyPassword: deps.verifyPassword ?? verifyPassword,
+  };
   const formToken = (request: FastifyRequest, reply: FastifyReply) =>
     issueFormToken(request, reply, deps.tokenKey, deps.secureCookies);
 
@@ -125,30 +129,28 @@ export function registerSignInRoutes(portal: FastifyInstance, deps: PortalDeps):
     const password = formValue(form, 'password');
     const next = safeNext(formValue(form, 'next'));
     let email: string;
+    let validEmail = true;
     try {
       email = normalizeEmail(typed);
     } catch {
       email = typed.toLowerCase();
+      validEmail = false;
     }
-    const wait = throttle.retryAfterSeconds(email, request.ip);
-    if (wait > 0) {
+    const outcome = await attemptSignIn(signInDeps, { email, validEmail, password, address: request.ip });
+    if (outcome.kind === 'throttled') {
+      const wait = outcome.retryAfterSeconds;
       request.log.warn('portal sign-in throttled');
       return sendPage(
         reply.header('retry-after', String(wait)),
         messagePage({
           title: 'Too many attempts',
-          message: `Too many failed sign-ins for this account from your network. Wait ${Math.ceil(wait / 60)} minute(s) and try again, or ask an owner for a new sign-in link.`,
+          message: `Too many failed sign-ins for this account. Wait ${Math.ceil(wait / 60)} minute(s) and try again, or ask an owner for a new sign-in link.`,
           action: { href: '/portal/login', label: 'Back to sign in' },
         }),
         429,
       );
     }
-    const user = email.includes('@')
-      ? await findUserByEmail(deps.db, email).catch(() => undefined)
-      : undefined;
-    const ok = await verifyPassword(user?.passwordHash, password);
-    if (!user || !ok) {
-      throttle.recordFailure(email, request.ip);
+    if (outcome.kind === 'refused') {
       request.log.info('portal sign-in failed');
       return sendPage(
         reply,
@@ -161,7 +163,7 @@ export function registerSignInRoutes(portal: FastifyInstance, deps: PortalDeps):
         401,
       );
     }
-    throttle.recordSuccess(email, request.ip);
+    const { user } = outcome;
     await startSession(reply, deps, user.id);
     request.log.info({ userId: user.id }, 'portal sign-in');
     return seeOther(reply, next);
@@ -220,6 +222,8 @@ export function registerSignInRoutes(portal: FastifyInstance, deps: PortalDeps):
       return used;
     });
     if (!consumed) return sendPage(reply, linkInvalid(), 410);
+    // The link is the way out of a throttled account (the 429 page says so): its wait ends here too.
+    await signInDeps.throttle.signedIn(consumed.user.email);
     await startSession(reply, deps, consumed.user.id);
     request.log.info(
       { userId: consumed.user.id, purpose: consumed.purpose },
