@@ -6,6 +6,11 @@
 export interface PayerCallOptions {
   /** Aborted when the call's time budget is spent or the worker shuts down. */
   signal: AbortSignal;
+  /**
+   * Called with the gateway's id of this exchange once known (CORE `PayloadID`, a clearinghouse request
+   * id), so the call's one log line can name it. Never PHI.
+   */
+  onExchangeId?: (id: string) => void;
 }
 
 export interface PayerConnector {
@@ -22,6 +27,18 @@ export class TransientPayerError extends Error {
   ) {
     super(message);
     this.name = 'TransientPayerError';
+  }
+}
+
+/**
+ * The gateway refused our credentials (HTTP 401/403, a CORE authentication ErrorCode). Not the check's
+ * fault and not fixed by retrying soon: the payer's breaker opens at once, operators are told (/readyz,
+ * a metric, a log line), and checks wait as in an outage without spending attempts.
+ */
+export class PayerAuthenticationError extends TransientPayerError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PayerAuthenticationError';
   }
 }
 

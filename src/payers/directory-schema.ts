@@ -1,0 +1,126 @@
+/**
+ * The payer directory file (`PAYERS_FILE`): the shape operators write and scripts read. One TypeBox schema
+ * is the validator, the TypeScript type and the documentation (docs/payers.md). Fields not listed are
+ * refused, not ignored: a misspelt `timeoutMS` must not silently fall back to the default.
+ *
+ * Secrets are references, never literals: `{"env": "NAME"}` or `{"file": "/path"}`. They are resolved at
+ * start (src/payers/secret-refs.ts) and live only in memory: never stored, logged or returned.
+ */
+import Type, { type Static } from 'typebox';
+
+export const SecretRef = Type.Union(
+  [
+    Type.Object(
+      { env: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }) },
+      { additionalProperties: false },
+    ),
+    Type.Object({ file: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  ],
+  { description: 'A reference to a secret: an environment variable or a file (trailing newline trimmed).' },
+);
+export type SecretRef = Static<typeof SecretRef>;
+
+const HttpUrl = Type.String({ pattern: '^https?://[^\\s]+$', description: 'http(s) URL of the gateway.' });
+/** ISA06/ISA08 and GS02/GS03: up to 15 characters of the X12 basic set. */
+const X12Id = Type.String({ minLength: 1, maxLength: 15, pattern: '^[A-Za-z0-9 .&/()#-]+$' });
+const X12Qualifier = Type.String({ minLength: 2, maxLength: 2, pattern: '^[A-Z0-9]{2}$' });
+
+/** What every connector may override in the envelope: the submitter and the receiver of the 270. */
+const EnvelopeOverrides = {
+  senderId: Type.Optional(X12Id),
+  senderQualifier: Type.Optional(X12Qualifier),
+  receiverId: Type.Optional(X12Id),
+  receiverQualifier: Type.Optional(X12Qualifier),
+};
+
+/** CAQH CORE Connectivity Rule vC2.2.0 over SOAP 1.2 with WS-Security (or an X.509 client certificate). */
+export const CoreSoapConnector = Type.Object(
+  {
+    type: Type.Literal('caqh-core-soap'),
+    url: HttpUrl,
+    ...EnvelopeOverrides,
+    username: Type.Optional(SecretRef),
+    password: Type.Optional(SecretRef),
+    clientCert: Type.Optional(SecretRef),
+    clientKey: Type.Optional(SecretRef),
+  },
+  { additionalProperties: false },
+);
+export type CoreSoapConnector = Static<typeof CoreSoapConnector>;
+
+/** CAQH CORE Connectivity Rule vC2.2.0 over HTTP MIME multipart (form-data). */
+export const CoreMimeConnector = Type.Object(
+  {
+    type: Type.Literal('caqh-core-mime'),
+    url: HttpUrl,
+    ...EnvelopeOverrides,
+    username: Type.Optional(SecretRef),
+    password: Type.Optional(SecretRef),
+    clientCert: Type.Optional(SecretRef),
+    clientKey: Type.Optional(SecretRef),
+  },
+  { additionalProperties: false },
+);
+export type CoreMimeConnector = Static<typeof CoreMimeConnector>;
+
+export const ApiKeyAuth = Type.Object(
+  { type: Type.Literal('api-key'), key: SecretRef },
+  {
+    additionalProperties: false,
+    description: "Sends `Authorization: <key>` (Stedi's form, no scheme word).",
+  },
+);
+export const OAuth2ClientCredentials = Type.Object(
+  {
+    type: Type.Literal('oauth2-client-credentials'),
+    tokenUrl: HttpUrl,
+    clientId: SecretRef,
+    clientSecret: SecretRef,
+    scope: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+/** Raw X12 over a clearinghouse JSON API (Stedi, Optum/Change Healthcare): `{"x12": "…"}` both ways. */
+export const X12JsonConnector = Type.Object(
+  {
+    type: Type.Literal('x12-json'),
+    url: HttpUrl,
+    ...EnvelopeOverrides,
+    auth: Type.Union([ApiKeyAuth, OAuth2ClientCredentials]),
+  },
+  { additionalProperties: false },
+);
+export type X12JsonConnector = Static<typeof X12JsonConnector>;
+
+export const ConnectorConfig = Type.Union([CoreSoapConnector, CoreMimeConnector, X12JsonConnector]);
+export type ConnectorConfig = Static<typeof ConnectorConfig>;
+export const CONNECTOR_TYPES = ['caqh-core-soap', 'caqh-core-mime', 'x12-json'] as const;
+export type ConnectorType = (typeof CONNECTOR_TYPES)[number] | 'sandbox';
+
+/** Payer ids as clients submit them (`tradingPartnerServiceId`), the same domain the submit schema allows. */
+const PayerKey = Type.String({ minLength: 1, maxLength: 50, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });
+
+export const PayerDirectoryEntry = Type.Object(
+  {
+    id: PayerKey,
+    name: Type.String({ minLength: 1, maxLength: 60, pattern: '^[^*~^:\\p{Cc}]+$' }),
+    /** NM109 of loop 2100A, and the ISA/GS receiver unless the connector overrides it. */
+    payerId: Type.String({ minLength: 1, maxLength: 80, pattern: '^[A-Za-z0-9 .&/()#-]+$' }),
+    aliases: Type.Optional(Type.Array(PayerKey, { maxItems: 50 })),
+    connector: ConnectorConfig,
+    concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 1024 })),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
+  },
+  { additionalProperties: false },
+);
+export type PayerDirectoryEntry = Static<typeof PayerDirectoryEntry>;
+
+export const PayerDirectoryFile = Type.Object(
+  { payers: Type.Array(PayerDirectoryEntry, { maxItems: 10_000 }) },
+  { additionalProperties: false },
+);
+export type PayerDirectoryFile = Static<typeof PayerDirectoryFile>;
+
+/** CORE's real-time expectation: an answer within 20 seconds. */
+export const CORE_DEFAULT_TIMEOUT_MS = 20_000;
