@@ -43,6 +43,7 @@ const OWN_ERRORS = new Set([
   'ConfigError',
   'DataDirLockedError',
   'DatabaseUnavailableError',
+  'PayerAuthenticationError',
   'PermanentPayerError',
   'PortalUserError',
   'RefusedAddressError',
