@@ -68,6 +68,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const roles = options.roles ?? { api: true, worker: true };
   const log = createLogger(config.logLevel, options.logDestination);
   const store = await openStore(config, { initInChildProcess: options.initStoreInChildProcess });
+  if (store.madePrivate) {
+    log.warn({ paths: store.madePrivate }, 'data directory was readable by other users; made it private');
+  }
   const stops: (() => Promise<void>)[] = [];
   try {
     const master = config.secretKey ?? loadOrCreateMasterSecret(config.dataDir);
