@@ -31,6 +31,10 @@ export const ConfigSchema = Type.Object({
   rateLimitSubmit: Int(1, 1_000_000),
   rateLimitStatus: Int(1, 1_000_000),
   metricsToken: Type.Optional(Type.String({ minLength: 16 })),
+  httpHeadersTimeoutMs: Int(100, 600_000),
+  httpRequestTimeoutMs: Int(100, 3_600_000),
+  httpIdleTimeoutMs: Int(100, 3_600_000),
+  httpKeepAliveTimeoutMs: Int(100, 3_600_000),
   webhookTimeoutMs: Int(100, 120_000),
   retentionDays: Int(1, 3650),
   logLevel: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -197,6 +201,34 @@ export const CONFIG_DOCS: EnvVar[] = [
     doc: 'When set, `/metrics` requires `Authorization: Bearer <token>`.',
   },
   {
+    name: 'HTTP_HEADERS_TIMEOUT_MS',
+    key: 'httpHeadersTimeoutMs',
+    kind: 'int',
+    default: '10000',
+    doc: 'A client must send the request line and headers within this; otherwise 408 and the connection closes (slowloris).',
+  },
+  {
+    name: 'HTTP_REQUEST_TIMEOUT_MS',
+    key: 'httpRequestTimeoutMs',
+    kind: 'int',
+    default: '30000',
+    doc: 'A client must send the whole request, headers and body, within this; otherwise 408 and the connection closes.',
+  },
+  {
+    name: 'HTTP_IDLE_TIMEOUT_MS',
+    key: 'httpIdleTimeoutMs',
+    kind: 'int',
+    default: '60000',
+    doc: 'A connection with no traffic either way for this long (e.g. a client that stops reading the answer) is closed.',
+  },
+  {
+    name: 'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    key: 'httpKeepAliveTimeoutMs',
+    kind: 'int',
+    default: '72000',
+    doc: "How long an idle keep-alive connection waits for its next request. Behind a load balancer, keep it above the balancer's idle timeout (60 s on AWS ALB).",
+  },
+  {
     name: 'WEBHOOK_TIMEOUT_MS',
     key: 'webhookTimeoutMs',
     kind: 'int',
@@ -243,6 +275,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     config.leaseMs <= config.payerTimeoutMs
   ) {
     problems.push('LEASE_MS must be greater than PAYER_TIMEOUT_MS');
+  }
+  if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {
+    problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
   if (config.env === 'production' && !config.secretKey)
     problems.push('ELIG_SECRET_KEY is required in production');

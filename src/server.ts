@@ -158,6 +158,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
           registry: metrics.registry,
         },
         metricsToken: config.metricsToken,
+        timeouts: {
+          headersMs: config.httpHeadersTimeoutMs,
+          requestMs: config.httpRequestTimeoutMs,
+          idleMs: config.httpIdleTimeoutMs,
+          keepAliveMs: config.httpKeepAliveTimeoutMs,
+        },
         rateLimits: {
           submit: { ratePerSecond: config.rateLimitSubmit, burst: config.rateLimitSubmit * 2 },
           status: { ratePerSecond: config.rateLimitStatus, burst: config.rateLimitStatus * 2 },
