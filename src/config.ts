@@ -11,7 +11,8 @@ export const ConfigSchema = Type.Object({
   env: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')]),
   port: Int(0, 65535),
   host: Type.String({ minLength: 1 }),
-  publicUrl: Type.Optional(Type.String()),
+  // An origin, optionally with a path prefix; never a query or fragment: links are PUBLIC_URL + path.
+  publicUrl: Type.Optional(Type.String({ pattern: '^https?://[^\\s/?#]+[^\\s?#]*$' })),
   dataDir: Type.String({ minLength: 1 }),
   databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   databaseSchema: Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' }),
@@ -69,7 +70,7 @@ export const CONFIG_DOCS: EnvVar[] = [
     name: 'PUBLIC_URL',
     key: 'publicUrl',
     kind: 'string',
-    doc: 'Base URL printed and used in portal links (default `http://HOST:PORT`).',
+    doc: "Base URL users reach the service at (`https://…`), printed and used in every portal link (never the request's Host header); https also turns on HSTS for the portal. Default `http://HOST:PORT`; set it on PostgreSQL.",
   },
   {
     name: 'DATA_DIR',
@@ -268,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     }
   }
   const config = { ...raw, ...overrides } as Config;
+  if (typeof config.publicUrl === 'string') config.publicUrl = config.publicUrl.replace(/\/+$/, '');
   for (const e of compiled.Errors(config)) problems.push(`${nameOf(e.instancePath)} ${e.message}`);
   if (
     config.leaseMs !== undefined &&

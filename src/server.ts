@@ -147,6 +147,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     }
     if (roles.api) {
       const adminToken = randomBytes(24).toString('base64url');
+      let listenUrl = ''; // known once the app listens, before any request is served
       const { app, auth } = await buildApp({
         db: store.db,
         log,
@@ -186,6 +187,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
               auth: ctx.auth,
               allowPrivateWebhooks: config.allowPrivateWebhooks,
               secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
+              publicUrl: config.publicUrl,
+              listenUrl: () => listenUrl,
             }),
         ],
       });
@@ -194,11 +197,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-      service.url = config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-      store.lock?.update({
-        adminUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-        adminToken,
-      });
+      listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      service.url = config.publicUrl ?? listenUrl;
+      store.lock?.update({ adminUrl: listenUrl, adminToken });
       service.app = app;
       // Stop accepting requests first, then let the workers finish.
       stops.unshift(async () => {
