@@ -4,6 +4,7 @@
  */
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { secretKeyWeakness } from './tenancy/key-strength.ts';
 
 const Int = (min: number, max: number) => Type.Integer({ minimum: min, maximum: max });
 
@@ -96,7 +97,7 @@ export const CONFIG_DOCS: EnvVar[] = [
     name: 'ELIG_SECRET_KEY',
     key: 'secretKey',
     kind: 'string',
-    doc: 'Master secret (>= 32 chars, e.g. `openssl rand -base64 32`): API-key pepper and webhook-secret encryption key. Outside production it is generated into `DATA_DIR/secret.key` when unset.',
+    doc: 'Master secret (>= 32 chars, e.g. `openssl rand -base64 32`): API-key pepper and webhook-secret encryption key. Production refuses keys that look guessable (runs, sequences, a repeated unit, few distinct characters, under ~128 bits estimated). Outside production it is generated into `DATA_DIR/secret.key` when unset.',
   },
   {
     name: 'SANDBOX_LATENCY_MS',
@@ -283,6 +284,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   if (config.env === 'production' && !config.secretKey)
     problems.push('ELIG_SECRET_KEY is required in production');
+  const weakness = config.env === 'production' && config.secretKey && secretKeyWeakness(config.secretKey);
+  if (weakness) {
+    problems.push(
+      `ELIG_SECRET_KEY is too predictable: it ${weakness}. Use a random key, e.g. \`openssl rand -base64 32\``,
+    );
+  }
   if (config.env === 'production' && config.allowPrivateWebhooks) {
     problems.push('ELIG_ALLOW_PRIVATE_WEBHOOKS cannot be enabled in production');
   }
