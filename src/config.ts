@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import Type, { type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { secretKeyWeakness } from './tenancy/key-strength.ts';
 
 interface Setting {
   /** The environment variable that sets it. */
@@ -35,10 +36,13 @@ export const ConfigSchema = Type.Object({
     default: '127.0.0.1',
     description: 'Interface to bind; `0.0.0.0` to accept outside connections.',
   }),
+  // An origin, optionally with a path prefix; never a query or fragment: links are PUBLIC_URL + path.
   publicUrl: Type.Optional(
     Type.String({
+      pattern: '^https?://[^\\s/?#]+[^\\s?#]*$',
       env: 'PUBLIC_URL',
-      description: 'Base URL printed and used in portal links (default `http://HOST:PORT`).',
+      description:
+        "Base URL users reach the service at (`https://…`), printed and used in every portal link (never the request's Host header); https also turns on HSTS for the portal. Default `http://HOST:PORT`; set it on PostgreSQL.",
     }),
   ),
   dataDir: Type.String({
@@ -65,7 +69,7 @@ export const ConfigSchema = Type.Object({
       minLength: 32,
       env: 'ELIG_SECRET_KEY',
       description:
-        'Master secret (>= 32 chars, e.g. `openssl rand -base64 32`): API-key pepper and webhook-secret encryption key. Outside production it is generated into `DATA_DIR/secret.key` when unset.',
+        'Master secret (>= 32 chars, e.g. `openssl rand -base64 32`): API-key pepper and webhook-secret encryption key. Production refuses keys that look guessable (runs, sequences, a repeated unit, few distinct characters, under ~128 bits estimated). Outside production it is generated into `DATA_DIR/secret.key` when unset.',
     }),
   ),
   sandboxLatencyMs: Type.Optional(
@@ -155,6 +159,30 @@ export const ConfigSchema = Type.Object({
     default: [],
     description:
       'Comma-separated addresses or CIDR ranges of the proxies / load balancers in front of the API (or `loopback`, `linklocal`, `uniquelocal`). Only a request from one of them has its `X-Forwarded-For` believed, so the client address (sign-in throttling) is the real one. Empty: trust none.',
+  }),
+  httpHeadersTimeoutMs: Int(100, 600_000, {
+    env: 'HTTP_HEADERS_TIMEOUT_MS',
+    default: 10_000,
+    description:
+      'A client must send the request line and headers within this; otherwise 408 and the connection closes (slowloris).',
+  }),
+  httpRequestTimeoutMs: Int(100, 3_600_000, {
+    env: 'HTTP_REQUEST_TIMEOUT_MS',
+    default: 30_000,
+    description:
+      'A client must send the whole request, headers and body, within this; otherwise 408 and the connection closes.',
+  }),
+  httpIdleTimeoutMs: Int(100, 3_600_000, {
+    env: 'HTTP_IDLE_TIMEOUT_MS',
+    default: 60_000,
+    description:
+      'A connection with no traffic either way for this long (e.g. a client that stops reading the answer) is closed.',
+  }),
+  httpKeepAliveTimeoutMs: Int(100, 3_600_000, {
+    env: 'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    default: 72_000,
+    description:
+      "How long an idle keep-alive connection waits for its next request. Behind a load balancer, keep it above the balancer's idle timeout (60 s on AWS ALB).",
   }),
   webhookTimeoutMs: Int(100, 120000, {
     env: 'WEBHOOK_TIMEOUT_MS',
@@ -251,6 +279,7 @@ export function loadConfig(
     }
   }
   const config = { ...raw, ...overrides } as Config;
+  if (typeof config.publicUrl === 'string') config.publicUrl = config.publicUrl.replace(/\/+$/, '');
   for (const e of compiled.Errors(config)) problems.push(`${nameOf(e.instancePath)} ${e.message}`);
   if (
     config.leaseMs !== undefined &&
@@ -259,12 +288,21 @@ export function loadConfig(
   ) {
     problems.push('LEASE_MS must be greater than PAYER_TIMEOUT_MS');
   }
+  if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {
+    problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
   for (const entry of config.trustedProxies ?? []) {
     if (!isProxyAddress(entry))
       problems.push(`TRUSTED_PROXIES entry "${entry}" is not an IP address, a CIDR range or a range name`);
   }
   if (config.env === 'production' && !config.secretKey)
     problems.push('ELIG_SECRET_KEY is required in production');
+  const weakness = config.env === 'production' && config.secretKey && secretKeyWeakness(config.secretKey);
+  if (weakness) {
+    problems.push(
+      `ELIG_SECRET_KEY is too predictable: it ${weakness}. Use a random key, e.g. \`openssl rand -base64 32\``,
+    );
+  }
   if (config.env === 'production' && config.allowPrivateWebhooks) {
     problems.push('ELIG_ALLOW_PRIVATE_WEBHOOKS cannot be enabled in production');
   }

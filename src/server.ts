@@ -68,6 +68,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const roles = options.roles ?? { api: true, worker: true };
   const log = createLogger(config.logLevel, options.logDestination);
   const store = await openStore(config, { initInChildProcess: options.initStoreInChildProcess });
+  if (store.madePrivate) {
+    log.warn({ paths: store.madePrivate }, 'data directory was readable by other users; made it private');
+  }
   const stops: (() => Promise<void>)[] = [];
   try {
     const master = config.secretKey ?? loadOrCreateMasterSecret(config.dataDir);
@@ -144,6 +147,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     }
     if (roles.api) {
       const adminToken = randomBytes(24).toString('base64url');
+      let listenUrl = ''; // known once the app listens, before any request is served
       const { app, auth } = await buildApp({
         db: store.db,
         log,
@@ -156,6 +160,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
         },
         metricsToken: config.metricsToken,
         trustedProxies: config.trustedProxies,
+        timeouts: {
+          headersMs: config.httpHeadersTimeoutMs,
+          requestMs: config.httpRequestTimeoutMs,
+          idleMs: config.httpIdleTimeoutMs,
+          keepAliveMs: config.httpKeepAliveTimeoutMs,
+        },
         rateLimits: {
           submit: { ratePerSecond: config.rateLimitSubmit, burst: config.rateLimitSubmit * 2 },
           status: { ratePerSecond: config.rateLimitStatus, burst: config.rateLimitStatus * 2 },
@@ -177,6 +187,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
               box,
               allowPrivateWebhooks: config.allowPrivateWebhooks,
               secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
+              publicUrl: config.publicUrl,
+              listenUrl: () => listenUrl,
             }),
         ],
       });
@@ -185,11 +197,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-      service.url = config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-      store.lock?.update({
-        adminUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-        adminToken,
-      });
+      listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      service.url = config.publicUrl ?? listenUrl;
+      store.lock?.update({ adminUrl: listenUrl, adminToken });
       service.app = app;
       // Stop accepting requests first, then let the workers finish.
       stops.unshift(async () => {

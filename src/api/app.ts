@@ -13,6 +13,12 @@ import { CHECKS_CHANNEL } from '../store/channels.ts';
 import { DatabaseUnavailableError, type Db } from '../store/db.ts';
 import { createCoalescingNotifier, type Notifier } from '../store/notifier.ts';
 import { ApiKeyAuthenticator } from './auth.ts';
+import {
+  closeConnectionsWithUnreadBodies,
+  DEFAULT_HTTP_TIMEOUTS,
+  type HttpTimeouts,
+  timeoutOptions,
+} from './connection-limits.ts';
 import { ApiError } from './errors.ts';
 import { registerOpenApi } from './openapi.ts';
 import { type RateLimit, RateLimiter } from './rate-limit.ts';
@@ -52,6 +58,8 @@ export interface AppOptions {
    * believed, so `request.ip` is the client behind them. Empty or absent: the socket address, always.
    */
   trustedProxies?: string[];
+  /** Limits on slow clients (headers, whole request, idle and keep-alive connections). */
+  timeouts?: HttpTimeouts;
   /** Extra routes (portal, admin) registered by the caller. */
   plugins?: ((app: FastifyInstance, ctx: { auth: ApiKeyAuthenticator }) => Promise<void> | void)[];
 }
@@ -62,6 +70,7 @@ export async function buildApp(
   const app = Fastify({
     loggerInstance: opts.log as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
+    ...timeoutOptions(opts.timeouts ?? DEFAULT_HTTP_TIMEOUTS),
     // Per-request lines are off: they would carry URLs and timings only, and cost throughput.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: opts.trustedProxies?.length ? opts.trustedProxies : false,
@@ -80,6 +89,7 @@ export async function buildApp(
         );
     },
   });
+  closeConnectionsWithUnreadBodies(app);
   app.decorate('db', opts.db);
   const checksNotifier = createCoalescingNotifier(opts.db, CHECKS_CHANNEL);
   app.decorate('checksNotifier', checksNotifier);

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { DataDirLockedError, readLock } from '../store/datadir-lock.ts';
 import { openStore } from '../store/open.ts';
+import { DataDirPermissionError } from '../store/private-dir.ts';
 import { adminCall, CliError } from './backend.ts';
 import { checkCommand } from './commands/check.ts';
 import { serveCommand } from './commands/serve.ts';
@@ -170,7 +171,12 @@ export async function main(
         return 1;
     }
   } catch (err) {
-    if (err instanceof CliError || err instanceof ConfigError || err instanceof DataDirLockedError) {
+    if (
+      err instanceof CliError ||
+      err instanceof ConfigError ||
+      err instanceof DataDirLockedError ||
+      err instanceof DataDirPermissionError
+    ) {
       io.stderr.write(`elig: ${err.message}\n`);
       return 1;
     }

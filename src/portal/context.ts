@@ -27,6 +27,23 @@ export interface PortalDeps {
   now?: () => number;
   /** Checks a sign-in password, so tests can count argon2 runs. Default: `verifyPassword` (passwords.ts). */
   verifyPassword?: PasswordVerifier;
+  /** PUBLIC_URL: the base of every link the portal hands out; when https, pages also send HSTS. */
+  publicUrl?: string;
+  /** The address this process listens on: the base of links when PUBLIC_URL is not set. */
+  listenUrl: () => string;
+}
+
+/**
+ * An absolute link to a portal path, from configuration only: the request's Host header is the client's
+ * to choose, so a link built from it could point a colleague at another site. `guessed` when PUBLIC_URL
+ * is unset on PostgreSQL, where processes sit behind a load balancer whose address this one cannot know
+ * (the same case in which `elig user create` warns).
+ */
+export function portalLink(deps: PortalDeps, path: string): { url: string; guessed: boolean } {
+  return {
+    url: `${deps.publicUrl ?? deps.listenUrl()}${path}`,
+    guessed: deps.publicUrl === undefined && deps.db.kind === 'postgres',
+  };
 }
 
 /** Who may open a route: anyone, any signed-in user, or an organization owner. */

@@ -54,6 +54,9 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
 };
 
+/** One year, subdomains included: the portal's pages carry PHI and session cookies. */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
   'portal.css': {
     type: 'text/css; charset=utf-8',
@@ -79,8 +82,12 @@ export async function registerPortal(app: FastifyInstance, deps: PortalDeps): Pr
       const purge = setInterval(() => void purgeExpiredSessions(deps.db).catch(() => {}), 3600_000).unref();
       portal.addHook('onClose', async () => clearInterval(purge));
 
+      // HSTS only when the configured address is https: over plain http the header is ignored at best, and
+      // a wrong PUBLIC_URL must not pin browsers to https for a year.
+      const hsts = deps.publicUrl?.startsWith('https://') ?? false;
       portal.addHook('onRequest', async (request, reply) => {
         reply.headers(SECURITY_HEADERS);
+        if (hsts) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
         const value = request.cookies[names.session];
         if (value) request.portalSession = await findSession(deps.db, deps.tokenKey, value);
       });

@@ -37,7 +37,7 @@ export interface DataDirLock {
 }
 
 export function acquireDataDirLock(dataDir: string): DataDirLock {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // private: see private-dir.ts
   const path = lockPath(dataDir);
   let info: LockInfo = { pid: process.pid, startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { projectPath } from '../paths.ts';
+import { PrivateNodeFS } from './private-nodefs.mjs';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -53,7 +54,11 @@ export async function openPglite(dataDir: string | undefined, options: PgliteOpt
   if (dataDir && options.initInChildProcess && !existsSync(join(dataDir, 'PG_VERSION'))) {
     await initPgliteInChild(dataDir);
   }
-  const lite = await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_SETTINGS });
+  // PrivateNodeFS: the files hold PHI, so no mode PGlite sets may open them to other users.
+  const lite = await PGlite.create({
+    ...(dataDir ? { fs: new PrivateNodeFS(dataDir) } : {}),
+    postgresqlconf: PGLITE_SETTINGS,
+  });
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await q.query<T>(sql, params);

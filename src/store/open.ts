@@ -3,11 +3,14 @@ import type { Config } from '../config.ts';
 import { acquireDataDirLock, type DataDirLock } from './datadir-lock.ts';
 import { type Db, openPglite, openPostgres, type PgliteOptions } from './db.ts';
 import { migrate } from './migrate.ts';
+import { makeDataDirPrivate } from './private-dir.ts';
 
 export interface Store {
   db: Db;
   /** Present on PGlite: the exclusive data-directory lock. */
   lock?: DataDirLock;
+  /** PGlite: how many paths under the data directory were open to other users and made private at start. */
+  madePrivate?: number;
   close(): Promise<void>;
 }
 
@@ -22,11 +25,13 @@ export async function openStore(
   }
   const lock = acquireDataDirLock(config.dataDir);
   try {
+    const madePrivate = makeDataDirPrivate(config.dataDir);
     const db = await openPglite(join(config.dataDir, 'pg'), pglite);
     await migrate(db);
     return {
       db,
       lock,
+      madePrivate,
       async close() {
         await db.close();
         lock.release();

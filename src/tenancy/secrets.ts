@@ -32,7 +32,7 @@ export function deriveServiceKeys(master: string): ServiceKeys {
 export function loadOrCreateMasterSecret(dataDir: string): string {
   const path = join(dataDir, 'secret.key');
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBase62(48);
   writeFileSync(path, secret, { mode: 0o600, flag: 'wx' });
   return secret;

@@ -51,6 +51,7 @@ export async function startPortal(
     overrides: Partial<PortalDeps> = {},
     appOptions: { trustedProxies?: string[] } = {},
   ) => {
+    let url = '';
     const { app, auth } = await buildApp({
       db: service.store.db,
       log: service.log,
@@ -71,6 +72,7 @@ export async function startPortal(
             box: service.box,
             allowPrivateWebhooks: config.allowPrivateWebhooks,
             secureCookies: false,
+            listenUrl: () => url,
             ...overrides,
           }),
       ],
@@ -78,12 +80,13 @@ export async function startPortal(
     const stopAuth = await auth.start();
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
+    url = `http://127.0.0.1:${port}`;
     const close = async () => {
       await app.close();
       await stopAuth();
     };
     closers.push(close);
-    return { url: `http://127.0.0.1:${port}`, app, close };
+    return { url, app, close };
   };
 
   const main = await listenPortal(options.portal);

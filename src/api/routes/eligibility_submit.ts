@@ -37,10 +37,15 @@ export function registerSubmit(app: FastifyInstance, auth: ApiKeyAuthenticator, 
       },
       // Validation runs in the handler, after authentication, so an unauthenticated caller learns nothing.
       validatorCompiler: () => () => true,
+      // Authentication and the rate limit run before the body is read: a caller without a valid key, or
+      // over its limit, is answered at once and its body (however large or slow) is never read.
+      onRequest: async (request, reply) => {
+        const key = await auth.authenticate(request, 'eligibility:write');
+        reply.headers(limiter.take(key.keyId));
+      },
     },
     async (request, reply) => {
-      const key = await auth.authenticate(request, 'eligibility:write');
-      reply.headers(limiter.take(key.keyId));
+      const key = request.auth!;
       const idempotencyKey = request.headers['idempotency-key'];
       if (
         idempotencyKey !== undefined &&

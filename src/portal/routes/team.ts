@@ -2,7 +2,7 @@
  * Settings > Team (owners): who can sign in, and invitations: a new user with a one-time link (7 days) that
  * the owner passes on; the invitee sets a password there.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import {
   createPortalUser,
@@ -12,7 +12,7 @@ import {
   PortalUserError,
   type Role,
 } from '../../tenancy/users.ts';
-import { formBody, formValue, type PortalDeps, sendPage, session } from '../context.ts';
+import { formBody, formValue, type PortalDeps, portalLink, sendPage, session } from '../context.ts';
 import { timestamp } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { copyable, csrfField, errorSummary, page, textField } from '../layout.ts';
@@ -24,7 +24,12 @@ type Users = Awaited<ReturnType<typeof listUsers>>;
 function teamPage(
   s: PortalSession,
   users: Users,
-  o: { email?: string; role?: Role; error?: string; invited?: { email: string; link: string } },
+  o: {
+    email?: string;
+    role?: Role;
+    error?: string;
+    invited?: { email: string; url: string; guessed: boolean };
+  },
 ): SafeHtml {
   return page({
     title: 'Team',
@@ -35,7 +40,11 @@ ${
   o.invited
     ? html`<section class="panel success" aria-labelledby="invited"><h2 id="invited">Invitation for ${o.invited.email}</h2>
 <p>Send this link to them yourself. It works once, within 7 days; there they choose a password.</p>
-${copyable('invite-link', o.invited.link, 'Sign-in link')}</section>`
+${copyable('invite-link', o.invited.url, 'Sign-in link')}${
+  o.invited.guessed
+    ? html`<p class="notice warning" role="note">This link assumes the portal is at ${new URL(o.invited.url).origin}, the address of this server process. If people reach the portal at another address, correct the link before sending it, and ask your operator to set <code>PUBLIC_URL</code>.</p>`
+    : ''
+}</section>`
     : ''
 }
 <section aria-labelledby="people"><h2 id="people">People</h2>
@@ -62,10 +71,6 @@ ${errorSummary(o.error ? [{ field: 'email', message: o.error }] : [])}
   });
 }
 
-function origin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
-
 export function registerTeamRoutes(portal: FastifyInstance, deps: PortalDeps): void {
   portal.get('/settings/team', owner, async (request, reply) => {
     const s = session(request);
@@ -86,7 +91,7 @@ export function registerTeamRoutes(portal: FastifyInstance, deps: PortalDeps): v
           ttlMs: INVITE_LINK_TTL_MS,
         });
         request.log.info({ userId: s.user.id, invitedUserId: user.id }, 'portal user invited');
-        return { email: user.email, link: `${origin(request)}/portal/login/${token}` };
+        return { email: user.email, ...portalLink(deps, `/portal/login/${token}`) };
       });
       const users = await listUsers(deps.db, s.user.organizationId);
       return sendPage(reply, teamPage(s, users, { invited: link }), 201);
