@@ -12,7 +12,7 @@
  *   confidence.ts    scoring table and check-level summary
  *   warnings.ts      warning codes
  */
-import { type BenefitEntry, PRODUCT_SERVICE_TYPES } from '../checks/schema.ts';
+import { type BenefitEntry, PRODUCT_SERVICE_TYPES } from '../contract/check-response.ts';
 import { PENALTIES, round2, summarise } from './confidence.ts';
 import type { Interpretation, InterpretInput } from './contract.ts';
 import { type BuiltEntry, buildEntry, type PlanState } from './entry.ts';

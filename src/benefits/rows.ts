@@ -4,7 +4,7 @@
  * so the quirks of the wire format (string numbers, whole-number percents, missing qualifiers) are handled
  * here once. Rules: docs/benefit-rules.md.
  */
-import type { BenefitsInformation } from '../checks/schema.ts';
+import type { BenefitsInformation } from '../contract/check-response.ts';
 import { pushTo } from './select.ts';
 import { classifyNutrition, type NutritionKind } from './service-types.ts';
 

@@ -7,7 +7,7 @@
  *   3. coverage level and document order, only to decide which value to report when rows of equal standing
  *      disagree, which is a conflict and is named, never settled silently.
  */
-import { PRODUCT_SERVICE_TYPES } from '../checks/schema.ts';
+import { PRODUCT_SERVICE_TYPES } from '../contract/check-response.ts';
 import type { Findings } from './confidence.ts';
 import type { BenefitRow, Network } from './rows.ts';
 import { type Match, matchProducts, PLAN_MATCH } from './service-types.ts';

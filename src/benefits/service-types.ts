@@ -3,7 +3,7 @@
  * product. The table follows ../shared/x12-samples/code-tables.md ("Proposed mapping"); the order of the
  * codes is the order of preference. docs/benefit-rules.md has the same table for readers.
  */
-import { PRODUCT_SERVICE_TYPES, type ProductServiceType } from '../checks/schema.ts';
+import { PRODUCT_SERVICE_TYPES, type ProductServiceType } from '../contract/check-response.ts';
 import type { BenefitRow } from './rows.ts';
 
 /**

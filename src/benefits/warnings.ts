@@ -2,7 +2,7 @@
  * Warning codes the interpreter can add to a check. Each is listed, with when it is raised, in
  * docs/benefit-rules.md "Warning codes". Descriptions name service types, codes and amounts, never PHI.
  */
-import type { Warning } from '../checks/schema.ts';
+import type { Warning } from '../contract/check-response.ts';
 import { hasCostSharing } from './confidence.ts';
 import type { BuiltEntry } from './entry.ts';
 import { pushTo } from './select.ts';

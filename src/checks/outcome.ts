@@ -3,9 +3,14 @@
  * The body is serialized once here, stored, served by the status operation and sent by the webhook.
  */
 import type { Interpretation } from '../benefits/contract.ts';
+import type {
+  EligibilityCheckError,
+  EligibilityCheckResponse,
+  EligibilityMeta,
+  Payer,
+} from '../contract/check-response.ts';
 import type { Eligibility271 } from '../x12/contract.ts';
 import type { EligibilityCheckRequest } from './request.ts';
-import type { EligibilityCheckError, EligibilityCheckResponse, EligibilityMeta, Payer } from './schema.ts';
 
 /** Errors raised by the service itself, with the spec's descriptions and follow-up actions. */
 export const SERVICE_ERRORS = {

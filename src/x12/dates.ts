@@ -2,7 +2,7 @@
  * DTP date qualifiers (element 374) of the 271 and how the API names them: `benefitsDateInformation`
  * keys in 2110 loops and `planDateInformation` (eligibility, plan, service) from the 2100 loop.
  */
-import type { PlanDateInformation } from '../checks/schema.ts';
+import type { PlanDateInformation } from '../contract/check-response.ts';
 
 /** DTP01 qualifier → name. */
 export const DTP_QUALIFIERS: Readonly<Record<string, string>> = {

@@ -10,7 +10,7 @@ import type {
   ResponseDependent,
   ResponseSubscriber,
   SubscriberTraceNumber,
-} from '../checks/schema.ts';
+} from '../contract/check-response.ts';
 import { ENTITIES, entityType, readAddress, readBenefit } from './benefits-information.ts';
 import { AAA03_REJECT_REASONS, AAA04_FOLLOW_UP_ACTIONS, codeName, SPEC_AAA_ERRORS } from './codes.ts';
 import type { AaaRejection, Eligibility271 } from './contract.ts';

@@ -5,7 +5,7 @@
  * weighed by their dates against the reference date (2100 DTP*472, else BHT04), then by which one names
  * a plan, and the contradiction is reported.
  */
-import type { BenefitsInformation, ProviderNetwork } from '../checks/schema.ts';
+import type { BenefitsInformation, ProviderNetwork } from '../contract/check-response.ts';
 import { beginOf, endOf } from './dates.ts';
 
 export interface PlanReading {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { interpretBenefits } from '../../src/benefits/interpret.ts';
-import type { BenefitEntry } from '../../src/checks/schema.ts';
+import type { BenefitEntry } from '../../src/contract/check-response.ts';
 import type { Parsed271Outcome } from '../../src/x12/contract.ts';
 
 type Parse271 = (text: string, options?: { traceNumber?: string }) => Parsed271Outcome;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { interpretBenefits } from '../../src/benefits/interpret.ts';
-import type { BenefitEntry } from '../../src/checks/schema.ts';
+import type { BenefitEntry } from '../../src/contract/check-response.ts';
 import type { Eligibility271, Parsed271Outcome } from '../../src/x12/contract.ts';
 import { ask, type Person } from './helpers.ts';
 

@@ -9,7 +9,7 @@ import type {
   EligibilityCheckError,
   EligibilityCheckResponse,
   ResponseDependent,
-} from '../../checks/schema.ts';
+} from '../../contract/check-response.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { count, money, notStated, percent, statusBadge, timestamp, x12Date, yesNo } from '../format.ts';
 import { type HtmlValue, html, type SafeHtml } from '../html.ts';
