@@ -3,10 +3,10 @@
  * and one check in full. Always scoped by organization: another organization's check reads as absent.
  */
 
+import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { CheckStatus, EligibilityCheckResponse } from '../contract/check-response.ts';
 import { UUID_PATTERN } from '../ids.ts';
 import type { Queryable } from '../store/db.ts';
-import type { EligibilityCheckRequest } from './request.ts';
 
 export interface CheckSummary {
   id: string;

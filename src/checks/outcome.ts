@@ -3,6 +3,7 @@
  * The body is serialized once here, stored, served by the status operation and sent by the webhook.
  */
 import type { Interpretation } from '../benefits/contract.ts';
+import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type {
   EligibilityCheckError,
   EligibilityCheckResponse,
@@ -10,7 +11,6 @@ import type {
   Payer,
 } from '../contract/check-response.ts';
 import type { Eligibility271 } from '../x12/contract.ts';
-import type { EligibilityCheckRequest } from './request.ts';
 
 /** Errors raised by the service itself, with the spec's descriptions and follow-up actions. */
 export const SERVICE_ERRORS = {

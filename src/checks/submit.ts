@@ -7,10 +7,11 @@
  * not a read-then-insert.
  */
 import { createHash } from 'node:crypto';
+import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import { uuidv7 } from '../ids.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
 import type { Queryable } from '../store/db.ts';
-import { type EligibilityCheckRequest, type FieldProblem, validateCheckRequest } from './request.ts';
+import { type FieldProblem, validateCheckRequest } from './request.ts';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 

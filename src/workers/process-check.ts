@@ -4,7 +4,7 @@
  */
 import { interpretBenefits } from '../benefits/interpret.ts';
 import { type CheckContext, completedBody, failedBody, serviceFailure } from '../checks/outcome.ts';
-import type { EligibilityCheckRequest } from '../checks/request.ts';
+import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { EligibilityMeta } from '../contract/check-response.ts';
 import { type PayerEntry, PermanentPayerError, TransientPayerError } from '../payers/connector.ts';
 import { build270 } from '../x12/build270.ts';
