@@ -14,10 +14,10 @@
  */
 import { type BenefitEntry, PRODUCT_SERVICE_TYPES } from '../contract/check-response.ts';
 import { PENALTIES, round2, summarise } from './confidence.ts';
-import type { Interpretation, InterpretInput } from './contract.ts';
 import { type BuiltEntry, buildEntry, type PlanState } from './entry.ts';
 import { ACTIVE_CODES, type BenefitRow, INACTIVE_CODES, readRow, USABLE_CODES } from './rows.ts';
 import { rowsByProduct } from './select.ts';
+import type { Interpretation, InterpretInput } from './types.ts';
 import { entryWarnings, NO_USABLE_BENEFITS, PLAN_INACTIVE, PLAN_STATUS_CONFLICT } from './warnings.ts';
 
 /**

@@ -8,7 +8,7 @@
  * `X12BuildError` naming the field, never silently altered. The API refuses such values before they get
  * here; this is the last line of defence so that a bad value can never forge segments.
  */
-import type { Delimiters } from './contract.ts';
+import type { Delimiters } from './types.ts';
 
 export const X12_DELIMITERS = {
   element: '*',

@@ -7,8 +7,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { interpretBenefits } from '../../benefits/interpret.ts';
-import { type Eligibility271, X12Error, type X12Issue } from '../../x12/contract.ts';
 import { parse271, parse271Tree } from '../../x12/parse271.ts';
+import { type Eligibility271, X12Error, type X12Issue } from '../../x12/types.ts';
 
 interface Output {
   stdout: NodeJS.WritableStream;
