@@ -5,16 +5,16 @@
  */
 import type { Db } from '../store/db.ts';
 import { listWebhookEvents } from '../webhooks/deliveries.ts';
-import type { SecretBox } from '../webhooks/secrets.ts';
 import {
   getWebhookSettings,
   rollWebhookSecret,
   setWebhookSecret,
   setWebhookUrl,
 } from '../webhooks/settings.ts';
+import type { SecretBox } from '../webhooks/signing-secrets.ts';
 import { createApiKey, parseScopes } from './api-keys.ts';
+import type { ServiceKeys } from './master-secret.ts';
 import { createOrganization } from './organizations.ts';
-import type { ServiceKeys } from './secrets.ts';
 import { createPortalUser, issuePasswordResetLink, PortalUserError, type Role } from './users.ts';
 
 export class AdminInputError extends Error {

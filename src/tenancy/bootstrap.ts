@@ -4,8 +4,8 @@
  */
 import type { Db } from '../store/db.ts';
 import { createApiKey, SCOPES } from './api-keys.ts';
+import type { ServiceKeys } from './master-secret.ts';
 import { countOrganizations, createOrganization } from './organizations.ts';
-import type { ServiceKeys } from './secrets.ts';
 import { createUser, issueLoginToken } from './users.ts';
 
 export interface BootstrapResult {

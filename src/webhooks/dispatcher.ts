@@ -12,10 +12,10 @@ import { uuidv7 } from '../ids.ts';
 import { WEBHOOKS_CHANNEL } from '../store/channels.ts';
 import type { Db, Queryable } from '../store/db.ts';
 import { QueueRunner } from '../workers/queue-runner.ts';
-import type { SecretBox } from './secrets.ts';
 import { sendWebhook } from './send.ts';
 import { getWebhookSettings } from './settings.ts';
 import { buildWebhookHeaders } from './sign.ts';
+import type { SecretBox } from './signing-secrets.ts';
 
 export interface DispatcherOptions {
   db: Db;
