@@ -5,8 +5,7 @@
  * here once. Rules: docs/benefit-rules.md.
  */
 import type { BenefitsInformation } from '../contract/check-response.ts';
-import { pushTo } from './select.ts';
-import { classifyNutrition, type NutritionKind } from './service-types.ts';
+import { classifyNutrition, type NutritionKind } from './nutrition.ts';
 
 /** EB12: Y in network, N out of network, W applies either way, U or absent unknown. */
 export type Network = 'in' | 'both' | 'unknown' | 'out';
@@ -216,8 +215,11 @@ export function readRow(original: BenefitsInformation, index: number): BenefitRo
         : rawPercent;
   const networkCode = upper(eb.inPlanNetworkIndicatorCode);
   let messages: string[] | undefined;
-  for (const m of eb.additionalInformation ?? [])
-    if (m.description) messages = pushTo(messages, m.description);
+  for (const m of eb.additionalInformation ?? []) {
+    if (!m.description) continue;
+    if (messages === undefined) messages = [];
+    messages.push(m.description);
+  }
   const procedureCode = eb.compositeMedicalProcedureIdentifier?.procedureCode;
   const nutrition =
     messages !== undefined || procedureCode !== undefined
