@@ -24,7 +24,7 @@ import { html } from './html.ts';
 import { messagePage } from './layout.ts';
 import { registerApiKeyRoutes } from './routes/api-keys.ts';
 import { registerCheckRoutes } from './routes/checks.ts';
-import { registerRunCheckRoutes } from './routes/run-check.ts';
+import { registerNewCheckRoutes } from './routes/checks-new.ts';
 import { registerSignInRoutes } from './routes/sign-in.ts';
 import { registerTeamRoutes } from './routes/team.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
@@ -98,7 +98,7 @@ export async function registerPortal(app: FastifyInstance, deps: PortalDeps): Pr
 
       registerSignInRoutes(portal, deps);
       registerCheckRoutes(portal, deps);
-      registerRunCheckRoutes(portal, deps);
+      registerNewCheckRoutes(portal, deps);
       registerApiKeyRoutes(portal, deps);
       registerWebhookRoutes(portal, deps);
       registerTeamRoutes(portal, deps);
