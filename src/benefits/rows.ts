@@ -251,5 +251,4 @@ export function readRow(original: BenefitsInformation, index: number): BenefitRo
 /** EB01 groups the interpreter uses; every other EB01 (D, E, J, K, L, R, U, W, X, …) is ignored. */
 export const ACTIVE_CODES = new Set(['1', '2', '3', '4', '5']);
 export const INACTIVE_CODES = new Set(['6', '7', '8']);
-export const COST_SHARE_CODES = new Set(['A', 'B']);
 export const USABLE_CODES = new Set([...ACTIVE_CODES, 'A', 'B', 'C', 'F', 'G', 'I']);

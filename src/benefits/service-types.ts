@@ -222,5 +222,3 @@ function nutritionMatch(row: BenefitRow, product: ProductServiceType): Match | u
 
 /** Tier order for "is this field from a worse tier than the entry's match". */
 export const TIER_ORDER: Record<MatchTier, number> = { direct: 0, related: 1, general: 2, plan: 3 };
-
-export { PRODUCT_SERVICE_TYPES };

@@ -3,7 +3,7 @@
  * stderr; exit 0 on success, 1 on a usage or runtime error.
  */
 import { parseArgs } from 'node:util';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { DataDirLockedError, readLock } from '../store/datadir-lock.ts';
 import { openStore } from '../store/open.ts';
 import { adminCall, CliError } from './backend.ts';
@@ -184,5 +184,3 @@ export async function main(
     return 1;
   }
 }
-
-export type { Config };

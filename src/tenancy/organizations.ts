@@ -15,15 +15,6 @@ export async function createOrganization(db: Queryable, name: string): Promise<O
   return { id, name: trimmed, eligibilityEnabled: true };
 }
 
-export async function getOrganization(db: Queryable, id: string): Promise<Organization | undefined> {
-  const { rows } = await db.query<{ id: string; name: string; eligibility_enabled: boolean }>(
-    'SELECT id, name, eligibility_enabled FROM organizations WHERE id = $1',
-    [id],
-  );
-  const r = rows[0];
-  return r && { id: r.id, name: r.name, eligibilityEnabled: r.eligibility_enabled };
-}
-
 export async function setEligibilityEnabled(db: Queryable, id: string, enabled: boolean): Promise<void> {
   await db.query('UPDATE organizations SET eligibility_enabled = $2 WHERE id = $1', [id, enabled]);
 }

@@ -16,7 +16,7 @@
  */
 import { forbiddenAddressReason, isForbiddenAddress, parseIPv4 } from './addresses.ts';
 
-export { forbiddenAddressReason, isForbiddenAddress };
+export { isForbiddenAddress };
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
