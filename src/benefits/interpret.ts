@@ -24,7 +24,7 @@ import { entryWarnings, NO_USABLE_BENEFITS, PLAN_INACTIVE, PLAN_STATUS_CONFLICT 
  * The parser's planActive decides (it may weigh dates); when it is undefined the 271's own plan-level rows
  * do. Either way, a 271 with both active and inactive plan-level rows contradicts itself and says so.
  */
-export function planState(rows: BenefitRow[], planActive: boolean | undefined): PlanState {
+function planState(rows: BenefitRow[], planActive: boolean | undefined): PlanState {
   let hasActive = false;
   let hasInactive = false;
   for (const r of rows) {

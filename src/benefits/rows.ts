@@ -147,7 +147,7 @@ const absent = (v: string | undefined) => v === undefined || v.trim() === '';
  *    quantity sit one place right; read them as EB09 and EB10 (the network indicator is then lost: unknown).
  * `code` is EB01 as readRow reads it. undefined when the row is not shifted (most rows: no copy is made).
  */
-export function realign(
+function realign(
   eb: BenefitsInformation,
   code: string | undefined,
 ): { eb: BenefitsInformation; realigned: string } | undefined {

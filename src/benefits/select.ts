@@ -32,7 +32,7 @@ export function networkClassOf(network: Network): NetworkClass {
 }
 
 /**
- * Every row that speaks for each product (matchRow), best rank first, then document order; indexed like
+ * Every row that speaks for each product (matchProducts), best rank first, then document order; indexed like
  * PRODUCT_SERVICE_TYPES. Each row is matched once, for all products, and a row matched the same way for
  * several products (plan level, or one shared rule) is one MatchedRow in each of their lists: the pairs are
  * only read, never modified. Plan-level matches have the worst rank, so they are kept apart in document
@@ -96,7 +96,7 @@ function byRankThenOrder(matched: MatchedRow[]): MatchedRow[] {
  * The rows of the best rank among `candidates` (which must already be filtered to what the field needs).
  * `candidates` itself when they all share one rank: the result is only read, never modified.
  */
-export function bestRank(candidates: MatchedRow[]): MatchedRow[] {
+function bestRank(candidates: MatchedRow[]): MatchedRow[] {
   if (candidates.length === 0) return candidates;
   let best = candidates[0]!.match.rank;
   let mixed = false;

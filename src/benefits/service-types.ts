@@ -19,7 +19,7 @@ export interface CodeRule {
 }
 
 /** Product → EB03 codes in order of preference. Nutrition products also match by MSG text (see below). */
-export const SERVICE_TYPE_CODES: Record<ProductServiceType, readonly CodeRule[]> = {
+const SERVICE_TYPE_CODES: Record<ProductServiceType, readonly CodeRule[]> = {
   'Preventive Nutrition': [
     { code: '98', tier: 'general' },
     { code: 'BZ', tier: 'general' },
@@ -100,7 +100,7 @@ const CODE_NAMES: Record<string, string> = {
   PT: 'Physical Therapy',
 };
 
-export function codeName(code: string): string {
+function codeName(code: string): string {
   const name = CODE_NAMES[code];
   return name ? `${code} ${name}` : code;
 }
@@ -118,7 +118,7 @@ export interface Match {
 const PLAN_RANK = 1000;
 const NUTRITION_PRODUCTS = new Set<ProductServiceType>(['Preventive Nutrition', 'Medical Nutrition']);
 
-export function isNutrition(product: ProductServiceType): boolean {
+function isNutrition(product: ProductServiceType): boolean {
   return NUTRITION_PRODUCTS.has(product);
 }
 
@@ -147,17 +147,6 @@ export const PLAN_MATCH: Match = {
   criterion: 'derived from plan-level benefits (30)',
 };
 
-/** Matches are shared between rows and calls: never mutate one. */
-export function matchRow(row: BenefitRow, product: ProductServiceType): Match | undefined {
-  if (row.nutrition !== undefined && isNutrition(product)) return nutritionMatch(row, product);
-  const rules = SERVICE_TYPE_CODES[product];
-  const codes = row.serviceTypeCodes;
-  for (let i = 0; i < rules.length; i++) {
-    if (codes.includes(rules[i]!.code)) return RULE_MATCHES.get(product)![i];
-  }
-  return row.planLevel ? PLAN_MATCH : undefined;
-}
-
 /** EB03 code → the products it feeds and the rule's position in each product's list (lower is preferred). */
 const RULES_BY_CODE = new Map<string, { product: number; rule: number }[]>();
 for (const [product, name] of PRODUCT_SERVICE_TYPES.entries()) {
@@ -172,9 +161,10 @@ const RULE_MATCH_LISTS = PRODUCT_SERVICE_TYPES.map((product) => RULE_MATCHES.get
 const NUTRITION_BY_INDEX = PRODUCT_SERVICE_TYPES.map(isNutrition);
 
 /**
- * matchRow for every product at once, written into `into` (indexed like PRODUCT_SERVICE_TYPES): one pass
- * over the row's EB03 codes instead of one search per product and rule. The same matches as matchRow, by
- * construction: a product's match is its earliest rule whose code the row carries.
+ * How the row matches each product, written into `into` (indexed like PRODUCT_SERVICE_TYPES): the product's
+ * earliest rule whose code the row carries, else plan level; when the row names nutrition, the nutrition
+ * products match by that alone. One pass over the row's EB03 codes instead of one search per product and
+ * rule. Matches are shared between rows and calls: never mutate one.
  */
 export function matchProducts(row: BenefitRow, into: (Match | undefined)[]): (Match | undefined)[] {
   const planMatch = row.planLevel ? PLAN_MATCH : undefined;

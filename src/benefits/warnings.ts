@@ -7,7 +7,7 @@ import { hasCostSharing } from './confidence.ts';
 import type { BuiltEntry } from './entry.ts';
 import { pushTo } from './select.ts';
 
-export const BENEFIT_WARNING_CODES = [
+const BENEFIT_WARNING_CODES = [
   'PLAN_INACTIVE',
   'PLAN_STATUS_CONFLICT',
   'NO_USABLE_BENEFITS',
@@ -20,7 +20,7 @@ export const BENEFIT_WARNING_CODES = [
 ] as const;
 export type BenefitWarningCode = (typeof BENEFIT_WARNING_CODES)[number];
 
-export function benefitWarning(code: BenefitWarningCode, description: string): Warning {
+function benefitWarning(code: BenefitWarningCode, description: string): Warning {
   return { code, description };
 }
 

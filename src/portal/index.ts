@@ -37,7 +37,7 @@ export {
 
 import { projectPath } from '../paths.ts';
 
-export const CONTENT_SECURITY_POLICY =
+const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; " +
   "base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 

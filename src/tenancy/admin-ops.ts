@@ -48,7 +48,7 @@ async function requireOrg(db: Db, id: string): Promise<void> {
   if (!rows.length) throw new AdminInputError(`no organization with id ${id}`);
 }
 
-export const ADMIN_OPS: Record<string, AdminOp> = {
+const ADMIN_OPS: Record<string, AdminOp> = {
   async 'org.create'({ db }, args) {
     const org = await createOrganization(db, str(args, 'name')!);
     return { id: org.id, name: org.name };

@@ -16,7 +16,7 @@ export interface BootstrapResult {
   loginPath: string;
 }
 
-export const DEMO_OWNER_EMAIL = 'owner@demo-clinic.example';
+const DEMO_OWNER_EMAIL = 'owner@demo-clinic.example';
 
 export async function bootstrapIfEmpty(db: Db, keys: ServiceKeys): Promise<BootstrapResult | undefined> {
   return db.transaction(async (tx) => {

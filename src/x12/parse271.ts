@@ -28,7 +28,7 @@ export interface Parse271Options {
 }
 
 /** Larger inputs are refused before any work (a 271 for one patient is a few kilobytes). */
-export const MAX_INPUT_CHARS = 256 * 1024 * 1024;
+const MAX_INPUT_CHARS = 256 * 1024 * 1024;
 
 export function parse271(text: string, options: Parse271Options = {}): Parsed271Outcome {
   return guarded(() => {

@@ -23,7 +23,7 @@ const COST_ROWS = new Set(['A', 'B', 'C', 'F', 'G']);
 const DATE_KEYS = ['eligibility', 'eligibilityBegin', 'plan', 'planBegin', 'benefit', 'benefitBegin'];
 const END_KEYS = ['eligibility', 'eligibilityEnd', 'plan', 'planEnd', 'benefit', 'benefitEnd'];
 
-export const isPlanLevel = (b: BenefitsInformation) =>
+const isPlanLevel = (b: BenefitsInformation) =>
   !b.serviceTypeCodes?.length || b.serviceTypeCodes.includes('30');
 const namesPlan = (b: BenefitsInformation) => Boolean(b.planCoverage || b.insuranceTypeCode);
 

@@ -9,7 +9,7 @@ import { validation } from '../errors.ts';
 import { errorResponses } from '../openapi.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 
-export const SubmitResponse = Type.Object({
+const SubmitResponse = Type.Object({
   id: Type.String({ description: 'Check id (UUIDv7); poll `GET /api/eligibility/{id}/status`.' }),
   status: Type.Literal('IN_PROGRESS'),
 });
