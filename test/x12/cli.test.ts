@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { x12Command } from '../../src/cli/commands/x12.ts';
+import { main } from '../../src/cli/main.ts';
 import { build271, simple271 } from './build.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../../shared/x12-samples/', import.meta.url));
@@ -32,7 +32,7 @@ function sink() {
 async function run(...args: string[]) {
   const stdout = sink();
   const stderr = sink();
-  const code = await x12Command(args, { stdout: stdout.stream, stderr: stderr.stream });
+  const code = await main(['x12', ...args], { stdout: stdout.stream, stderr: stderr.stream });
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
@@ -101,9 +101,9 @@ describe('elig x12 parse', () => {
     assert.match(stderr, /error X12_TRUNCATED/);
   });
 
-  test('usage errors and a missing file exit 1', async () => {
-    assert.equal((await run('parse')).code, 1);
-    assert.equal((await run('build', 'x')).code, 1);
+  test('usage errors exit 2, a missing file 1', async () => {
+    assert.equal((await run('parse')).code, 2);
+    assert.equal((await run('build', 'x')).code, 2);
     const missing = await run('parse', join(dir, 'nope.x12'));
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /ENOENT/);
