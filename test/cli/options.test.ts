@@ -5,29 +5,10 @@
  * configuration is read or store opened, so these run in-process.
  */
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { test } from 'node:test';
-import { main } from '../../src/cli/main.ts';
+import { eligInProcess as elig } from '../helpers/cli.ts';
 
-function sink() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += chunk;
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
-async function elig(...argv: string[]) {
-  const stdout = sink();
-  const stderr = sink();
-  const code = await main(argv, { stdout: stdout.stream, stderr: stderr.stream });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
-
-/** The `--name` options listed under "Options:" of a help text. */
+/** The options (`--name`, …) listed under "Options:" in a help text. */
 const optionsOf = (help: string) =>
   [...help.split('Options:')[1]!.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]);
 

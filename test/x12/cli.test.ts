@@ -8,33 +8,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { main } from '../../src/cli/main.ts';
+import { eligInProcess } from '../helpers/cli.ts';
 import { build271, simple271 } from './build.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../../shared/x12-samples/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'elig-x12-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function sink() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += chunk;
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
-async function run(...args: string[]) {
-  const stdout = sink();
-  const stderr = sink();
-  const code = await main(['x12', ...args], { stdout: stdout.stream, stderr: stderr.stream });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+const run = (...args: string[]) => eligInProcess('x12', ...args);
 
 function file(name: string, content: string): string {
   const path = join(dir, name);
