@@ -19,11 +19,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { X12Parser } from 'node-x12';
-import type { Interpretation, InterpretBenefits } from '../src/benefits/contract.ts';
-import type { Delimiters, Eligibility271 } from '../src/x12/contract.ts';
+import type { Interpretation, InterpretBenefits } from '../src/benefits/types.ts';
 import { parse271Each } from '../src/x12/parse271.ts';
 import { readDelimiters } from '../src/x12/segments.ts';
 import { tokenize } from '../src/x12/tokenizer.ts';
+import type { Delimiters, Eligibility271 } from '../src/x12/types.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../shared/x12-samples/', import.meta.url));
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import Type, { type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { secretKeyWeakness } from './tenancy/key-strength.ts';
+import { secretKeyWeakness } from './secret-strength.ts';
 
 interface Setting {
   /** The environment variable that sets it. */

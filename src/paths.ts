@@ -25,7 +25,7 @@ function findRoot(from: string): string {
   }
 }
 
-export const ROOT = findRoot(import.meta.url);
+const ROOT = findRoot(import.meta.url);
 
 /** An absolute path inside the project, e.g. `projectPath('drizzle')`. */
 export function projectPath(...parts: string[]): string {

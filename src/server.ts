@@ -20,12 +20,12 @@ import { createSandboxConnector } from './payers/sandbox/index.ts';
 import { registerPortal } from './portal/index.ts';
 import { openStore, type Store } from './store/open.ts';
 import { type BootstrapResult, bootstrapIfEmpty } from './tenancy/bootstrap.ts';
-import { deriveServiceKeys, loadOrCreateMasterSecret, type ServiceKeys } from './tenancy/secrets.ts';
-import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { deriveServiceKeys, loadOrCreateMasterSecret, type ServiceKeys } from './tenancy/master-secret.ts';
 import { createSchedule } from './webhooks/schedule.ts';
-import { createSecretBox, type SecretBox } from './webhooks/secrets.ts';
+import { createSecretBox, type SecretBox } from './webhooks/signing-secrets.ts';
 import { CheckWorker } from './workers/check-worker.ts';
 import { startRetention } from './workers/retention.ts';
+import { WebhookDispatcher } from './workers/webhook-dispatcher.ts';
 
 export const VERSION: string = JSON.parse(readFileSync(projectPath('package.json'), 'utf8')).version;
 

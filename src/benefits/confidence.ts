@@ -3,7 +3,7 @@
  * criteria are the human-readable reasons, so a reader can see why a score is what it is. The scoring table
  * is docs/benefit-rules.md "Scoring"; keep the two in step.
  */
-import type { BenefitConfidence, BenefitEntry, CheckConfidence } from '../checks/schema.ts';
+import type { BenefitConfidence, BenefitEntry, CheckConfidence } from '../contract/check-response.ts';
 
 export const PENALTIES = {
   /** Informational criterion: says what was done, costs nothing. */

@@ -1,7 +1,7 @@
 /**
  * Builds the one BenefitEntry of one product service type from the rows matched to it, with its confidence.
  */
-import type { BenefitEntry, ProductServiceType } from '../checks/schema.ts';
+import type { BenefitEntry, ProductServiceType } from '../contract/check-response.ts';
 import { deductibleApplies, periodAmounts } from './amounts.ts';
 import { Findings, hasCostSharing, type PenaltyName, scoreFindings } from './confidence.ts';
 import { coverageStatus } from './coverage.ts';

@@ -3,7 +3,7 @@
  * product (amounts.ts has the deductible/out-of-pocket rules, coverage.ts the coverage status). Each rule
  * names its doubts in `findings` and is described field by field in docs/benefit-rules.md.
  */
-import type { ProductServiceType } from '../checks/schema.ts';
+import type { ProductServiceType } from '../contract/check-response.ts';
 import type { Findings } from './confidence.ts';
 import { ACTIVE_CODES, type BenefitRow, type VisitCounts } from './rows.ts';
 import { type MatchedRow, type NetworkClass, pickValue, pushTo, selectRows } from './select.ts';

@@ -12,19 +12,19 @@
  *   confidence.ts    scoring table and check-level summary
  *   warnings.ts      warning codes
  */
-import { type BenefitEntry, PRODUCT_SERVICE_TYPES } from '../checks/schema.ts';
+import { type BenefitEntry, PRODUCT_SERVICE_TYPES } from '../contract/check-response.ts';
 import { PENALTIES, round2, summarise } from './confidence.ts';
-import type { Interpretation, InterpretInput } from './contract.ts';
 import { type BuiltEntry, buildEntry, type PlanState } from './entry.ts';
 import { ACTIVE_CODES, type BenefitRow, INACTIVE_CODES, readRow, USABLE_CODES } from './rows.ts';
 import { rowsByProduct } from './select.ts';
+import type { Interpretation, InterpretInput } from './types.ts';
 import { entryWarnings, NO_USABLE_BENEFITS, PLAN_INACTIVE, PLAN_STATUS_CONFLICT } from './warnings.ts';
 
 /**
  * The parser's planActive decides (it may weigh dates); when it is undefined the 271's own plan-level rows
  * do. Either way, a 271 with both active and inactive plan-level rows contradicts itself and says so.
  */
-export function planState(rows: BenefitRow[], planActive: boolean | undefined): PlanState {
+function planState(rows: BenefitRow[], planActive: boolean | undefined): PlanState {
   let hasActive = false;
   let hasInactive = false;
   for (const r of rows) {

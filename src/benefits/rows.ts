@@ -4,9 +4,8 @@
  * so the quirks of the wire format (string numbers, whole-number percents, missing qualifiers) are handled
  * here once. Rules: docs/benefit-rules.md.
  */
-import type { BenefitsInformation } from '../checks/schema.ts';
-import { pushTo } from './select.ts';
-import { classifyNutrition, type NutritionKind } from './service-types.ts';
+import type { BenefitsInformation } from '../contract/check-response.ts';
+import { classifyNutrition, type NutritionKind } from './nutrition.ts';
 
 /** EB12: Y in network, N out of network, W applies either way, U or absent unknown. */
 export type Network = 'in' | 'both' | 'unknown' | 'out';
@@ -148,7 +147,7 @@ const absent = (v: string | undefined) => v === undefined || v.trim() === '';
  *    quantity sit one place right; read them as EB09 and EB10 (the network indicator is then lost: unknown).
  * `code` is EB01 as readRow reads it. undefined when the row is not shifted (most rows: no copy is made).
  */
-export function realign(
+function realign(
   eb: BenefitsInformation,
   code: string | undefined,
 ): { eb: BenefitsInformation; realigned: string } | undefined {
@@ -216,8 +215,11 @@ export function readRow(original: BenefitsInformation, index: number): BenefitRo
         : rawPercent;
   const networkCode = upper(eb.inPlanNetworkIndicatorCode);
   let messages: string[] | undefined;
-  for (const m of eb.additionalInformation ?? [])
-    if (m.description) messages = pushTo(messages, m.description);
+  for (const m of eb.additionalInformation ?? []) {
+    if (!m.description) continue;
+    if (messages === undefined) messages = [];
+    messages.push(m.description);
+  }
   const procedureCode = eb.compositeMedicalProcedureIdentifier?.procedureCode;
   const nutrition =
     messages !== undefined || procedureCode !== undefined
@@ -249,5 +251,4 @@ export function readRow(original: BenefitsInformation, index: number): BenefitRo
 /** EB01 groups the interpreter uses; every other EB01 (D, E, J, K, L, R, U, W, X, …) is ignored. */
 export const ACTIVE_CODES = new Set(['1', '2', '3', '4', '5']);
 export const INACTIVE_CODES = new Set(['6', '7', '8']);
-export const COST_SHARE_CODES = new Set(['A', 'B']);
 export const USABLE_CODES = new Set([...ACTIVE_CODES, 'A', 'B', 'C', 'F', 'G', 'I']);

@@ -7,7 +7,7 @@
  *   3. coverage level and document order, only to decide which value to report when rows of equal standing
  *      disagree, which is a conflict and is named, never settled silently.
  */
-import { PRODUCT_SERVICE_TYPES } from '../checks/schema.ts';
+import { PRODUCT_SERVICE_TYPES } from '../contract/check-response.ts';
 import type { Findings } from './confidence.ts';
 import type { BenefitRow, Network } from './rows.ts';
 import { type Match, matchProducts, PLAN_MATCH } from './service-types.ts';
@@ -32,7 +32,7 @@ export function networkClassOf(network: Network): NetworkClass {
 }
 
 /**
- * Every row that speaks for each product (matchRow), best rank first, then document order; indexed like
+ * Every row that speaks for each product (matchProducts), best rank first, then document order; indexed like
  * PRODUCT_SERVICE_TYPES. Each row is matched once, for all products, and a row matched the same way for
  * several products (plan level, or one shared rule) is one MatchedRow in each of their lists: the pairs are
  * only read, never modified. Plan-level matches have the worst rank, so they are kept apart in document
@@ -96,7 +96,7 @@ function byRankThenOrder(matched: MatchedRow[]): MatchedRow[] {
  * The rows of the best rank among `candidates` (which must already be filtered to what the field needs).
  * `candidates` itself when they all share one rank: the result is only read, never modified.
  */
-export function bestRank(candidates: MatchedRow[]): MatchedRow[] {
+function bestRank(candidates: MatchedRow[]): MatchedRow[] {
   if (candidates.length === 0) return candidates;
   let best = candidates[0]!.match.rank;
   let mixed = false;

@@ -3,7 +3,7 @@
  * product. The table follows ../shared/x12-samples/code-tables.md ("Proposed mapping"); the order of the
  * codes is the order of preference. docs/benefit-rules.md has the same table for readers.
  */
-import { PRODUCT_SERVICE_TYPES, type ProductServiceType } from '../checks/schema.ts';
+import { PRODUCT_SERVICE_TYPES, type ProductServiceType } from '../contract/check-response.ts';
 import type { BenefitRow } from './rows.ts';
 
 /**
@@ -19,7 +19,7 @@ export interface CodeRule {
 }
 
 /** Product → EB03 codes in order of preference. Nutrition products also match by MSG text (see below). */
-export const SERVICE_TYPE_CODES: Record<ProductServiceType, readonly CodeRule[]> = {
+const SERVICE_TYPE_CODES: Record<ProductServiceType, readonly CodeRule[]> = {
   'Preventive Nutrition': [
     { code: '98', tier: 'general' },
     { code: 'BZ', tier: 'general' },
@@ -100,48 +100,9 @@ const CODE_NAMES: Record<string, string> = {
   PT: 'Physical Therapy',
 };
 
-export function codeName(code: string): string {
+function codeName(code: string): string {
   const name = CODE_NAMES[code];
   return name ? `${code} ${name}` : code;
-}
-
-export type NutritionKind = 'Preventive Nutrition' | 'Medical Nutrition' | 'either';
-
-const NUTRITION_TEXT = /NUTRITION|DIETITIAN|DIETICIAN|\bDIET\b|DIETARY|\bMNT\b/;
-const MEDICAL_NUTRITION_TEXT = /MEDICAL NUTRITION|\bMNT\b|NUTRITION THERAPY|THERAPEUTIC/;
-const PREVENTIVE_NUTRITION_TEXT = /PREVENT|COUNSEL|WELLNESS/;
-/** Medical nutrition therapy procedure codes (CPT 97802–97804, HCPCS G0270/G0271), from general knowledge. */
-const MNT_PROCEDURE_CODES = new Set(['97802', '97803', '97804', 'G0270', 'G0271']);
-
-/**
- * False only when `message` certainly cannot make NUTRITION_TEXT match: it is ASCII (so upper-casing maps
- * letters one to one) and has none of the words every NUTRITION_TEXT alternative contains. The usual MSG
- * is then passed over without joining and upper-casing the row's text.
- */
-const NUTRITION_WORD_OR_NON_ASCII = /DIET|NUTRITION|MNT|[\u0080-\uffff]/i;
-function mayNameNutrition(message: string): boolean {
-  return NUTRITION_WORD_OR_NON_ASCII.test(message);
-}
-
-/**
- * X12 has no service type code for nutrition, so payers (and the sandbox) name it in MSG text after a 98
- * row. Text that names nutrition but neither kind (or both) is `either`.
- */
-export function classifyNutrition(
-  messages: string[],
-  procedureCode: string | undefined,
-): { kind: NutritionKind; source: 'MSG text' | 'procedure code' } | undefined {
-  const text = messages.some(mayNameNutrition) ? messages.join(' ').toUpperCase() : '';
-  if (NUTRITION_TEXT.test(text)) {
-    const medical = MEDICAL_NUTRITION_TEXT.test(text);
-    const preventive = PREVENTIVE_NUTRITION_TEXT.test(text);
-    const kind = medical === preventive ? 'either' : medical ? 'Medical Nutrition' : 'Preventive Nutrition';
-    return { kind, source: 'MSG text' };
-  }
-  const procedure = procedureCode?.trim().toUpperCase();
-  if (procedure && MNT_PROCEDURE_CODES.has(procedure))
-    return { kind: 'Medical Nutrition', source: 'procedure code' };
-  return undefined;
 }
 
 /** How one row matches one product. Lower `rank` is preferred; rows of equal rank are compared for conflicts. */
@@ -157,7 +118,7 @@ export interface Match {
 const PLAN_RANK = 1000;
 const NUTRITION_PRODUCTS = new Set<ProductServiceType>(['Preventive Nutrition', 'Medical Nutrition']);
 
-export function isNutrition(product: ProductServiceType): boolean {
+function isNutrition(product: ProductServiceType): boolean {
   return NUTRITION_PRODUCTS.has(product);
 }
 
@@ -186,17 +147,6 @@ export const PLAN_MATCH: Match = {
   criterion: 'derived from plan-level benefits (30)',
 };
 
-/** Matches are shared between rows and calls: never mutate one. */
-export function matchRow(row: BenefitRow, product: ProductServiceType): Match | undefined {
-  if (row.nutrition !== undefined && isNutrition(product)) return nutritionMatch(row, product);
-  const rules = SERVICE_TYPE_CODES[product];
-  const codes = row.serviceTypeCodes;
-  for (let i = 0; i < rules.length; i++) {
-    if (codes.includes(rules[i]!.code)) return RULE_MATCHES.get(product)![i];
-  }
-  return row.planLevel ? PLAN_MATCH : undefined;
-}
-
 /** EB03 code → the products it feeds and the rule's position in each product's list (lower is preferred). */
 const RULES_BY_CODE = new Map<string, { product: number; rule: number }[]>();
 for (const [product, name] of PRODUCT_SERVICE_TYPES.entries()) {
@@ -211,9 +161,10 @@ const RULE_MATCH_LISTS = PRODUCT_SERVICE_TYPES.map((product) => RULE_MATCHES.get
 const NUTRITION_BY_INDEX = PRODUCT_SERVICE_TYPES.map(isNutrition);
 
 /**
- * matchRow for every product at once, written into `into` (indexed like PRODUCT_SERVICE_TYPES): one pass
- * over the row's EB03 codes instead of one search per product and rule. The same matches as matchRow, by
- * construction: a product's match is its earliest rule whose code the row carries.
+ * How the row matches each product, written into `into` (indexed like PRODUCT_SERVICE_TYPES): the product's
+ * earliest rule whose code the row carries, else plan level; when the row names nutrition, the nutrition
+ * products match by that alone. One pass over the row's EB03 codes instead of one search per product and
+ * rule. Matches are shared between rows and calls: never mutate one.
  */
 export function matchProducts(row: BenefitRow, into: (Match | undefined)[]): (Match | undefined)[] {
   const planMatch = row.planLevel ? PLAN_MATCH : undefined;
@@ -261,5 +212,3 @@ function nutritionMatch(row: BenefitRow, product: ProductServiceType): Match | u
 
 /** Tier order for "is this field from a worse tier than the entry's match". */
 export const TIER_ORDER: Record<MatchTier, number> = { direct: 0, related: 1, general: 2, plan: 3 };
-
-export { PRODUCT_SERVICE_TYPES };

@@ -2,12 +2,12 @@
  * Warning codes the interpreter can add to a check. Each is listed, with when it is raised, in
  * docs/benefit-rules.md "Warning codes". Descriptions name service types, codes and amounts, never PHI.
  */
-import type { Warning } from '../checks/schema.ts';
+import type { Warning } from '../contract/check-response.ts';
 import { hasCostSharing } from './confidence.ts';
 import type { BuiltEntry } from './entry.ts';
 import { pushTo } from './select.ts';
 
-export const BENEFIT_WARNING_CODES = [
+const BENEFIT_WARNING_CODES = [
   'PLAN_INACTIVE',
   'PLAN_STATUS_CONFLICT',
   'NO_USABLE_BENEFITS',
@@ -20,7 +20,7 @@ export const BENEFIT_WARNING_CODES = [
 ] as const;
 export type BenefitWarningCode = (typeof BENEFIT_WARNING_CODES)[number];
 
-export function benefitWarning(code: BenefitWarningCode, description: string): Warning {
+function benefitWarning(code: BenefitWarningCode, description: string): Warning {
   return { code, description };
 }
 

@@ -2,10 +2,11 @@
  * Reading an organization's checks for the portal: a page of summaries (newest first, keyset-paginated)
  * and one check in full. Always scoped by organization: another organization's check reads as absent.
  */
+
+import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type { CheckStatus, EligibilityCheckResponse } from '../contract/check-response.ts';
 import { UUID_PATTERN } from '../ids.ts';
 import type { Queryable } from '../store/db.ts';
-import type { EligibilityCheckRequest } from './request.ts';
-import type { CheckStatus, EligibilityCheckResponse } from './schema.ts';
 
 export interface CheckSummary {
   id: string;

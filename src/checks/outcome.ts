@@ -2,10 +2,15 @@
  * Builds the bodies a finished check is read and delivered with (spec 2.1 "Population by status").
  * The body is serialized once here, stored, served by the status operation and sent by the webhook.
  */
-import type { Interpretation } from '../benefits/contract.ts';
-import type { Eligibility271 } from '../x12/contract.ts';
-import type { EligibilityCheckRequest } from './request.ts';
-import type { EligibilityCheckError, EligibilityCheckResponse, EligibilityMeta, Payer } from './schema.ts';
+import type { Interpretation } from '../benefits/types.ts';
+import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type {
+  EligibilityCheckError,
+  EligibilityCheckResponse,
+  EligibilityMeta,
+  Payer,
+} from '../contract/check-response.ts';
+import type { Eligibility271 } from '../x12/types.ts';
 
 /** Errors raised by the service itself, with the spec's descriptions and follow-up actions. */
 export const SERVICE_ERRORS = {

@@ -7,12 +7,13 @@
  * not a read-then-insert.
  */
 import { createHash } from 'node:crypto';
+import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import { uuidv7 } from '../ids.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
 import type { Queryable } from '../store/db.ts';
-import { type EligibilityCheckRequest, type FieldProblem, validateCheckRequest } from './request.ts';
+import { type FieldProblem, validateCheckRequest } from './request.ts';
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 
 export type SubmitResult =
   | { ok: true; id: string; replayed: boolean }
@@ -24,7 +25,7 @@ export function isValidIdempotencyKey(key: string): boolean {
 }
 
 /** Hash of the body with object keys sorted, so key order and whitespace do not matter. */
-export function requestHash(body: unknown): string {
+function requestHash(body: unknown): string {
   const canonical = (v: unknown): unknown =>
     Array.isArray(v)
       ? v.map(canonical)

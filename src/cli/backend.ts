@@ -6,8 +6,8 @@ import type { Config } from '../config.ts';
 import { readLock } from '../store/datadir-lock.ts';
 import { openStore } from '../store/open.ts';
 import { runAdminOp } from '../tenancy/admin-ops.ts';
-import { deriveServiceKeys, loadOrCreateMasterSecret } from '../tenancy/secrets.ts';
-import { createSecretBox } from '../webhooks/secrets.ts';
+import { deriveServiceKeys, loadOrCreateMasterSecret } from '../tenancy/master-secret.ts';
+import { createSecretBox } from '../webhooks/signing-secrets.ts';
 
 export class CliError extends Error {
   override name = 'CliError';

@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../store/db.ts';
 import type { PortalSession } from '../tenancy/sessions.ts';
-import type { SecretBox } from '../webhooks/secrets.ts';
+import type { SecretBox } from '../webhooks/signing-secrets.ts';
 import type { SafeHtml } from './html.ts';
 import { messagePage } from './layout.ts';
 import type { PasswordVerifier } from './passwords.ts';

@@ -38,8 +38,3 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
   for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!;
   return new SafeHtml(out);
 }
-
-/** Joins fragments (already safe) without a separator. */
-export function join(parts: readonly HtmlValue[]): SafeHtml {
-  return new SafeHtml(render(parts));
-}

@@ -24,7 +24,7 @@ import { html } from './html.ts';
 import { messagePage } from './layout.ts';
 import { registerApiKeyRoutes } from './routes/api-keys.ts';
 import { registerCheckRoutes } from './routes/checks.ts';
-import { registerRunCheckRoutes } from './routes/run-check.ts';
+import { registerNewCheckRoutes } from './routes/checks-new.ts';
 import { registerSignInRoutes } from './routes/sign-in.ts';
 import { registerTeamRoutes } from './routes/team.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
@@ -37,9 +37,7 @@ export {
 
 import { projectPath } from '../paths.ts';
 
-export type { PortalDeps } from './context.ts';
-
-export const CONTENT_SECURITY_POLICY =
+const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; " +
   "base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
@@ -105,7 +103,7 @@ export async function registerPortal(app: FastifyInstance, deps: PortalDeps): Pr
 
       registerSignInRoutes(portal, deps);
       registerCheckRoutes(portal, deps);
-      registerRunCheckRoutes(portal, deps);
+      registerNewCheckRoutes(portal, deps);
       registerApiKeyRoutes(portal, deps);
       registerWebhookRoutes(portal, deps);
       registerTeamRoutes(portal, deps);

@@ -5,7 +5,7 @@
 import type { PortalSession } from '../tenancy/sessions.ts';
 import { type HtmlValue, html, type SafeHtml } from './html.ts';
 
-export const ASSET_VERSION = '1';
+const ASSET_VERSION = '1';
 
 export type NavItem = 'checks' | 'run' | 'api-keys' | 'webhooks' | 'team';
 
@@ -107,7 +107,7 @@ export interface FieldOptions {
 }
 
 /** Element id for a field name (names such as `subscriber.memberId` are not valid CSS ids everywhere). */
-export function fieldId(name: string): string {
+function fieldId(name: string): string {
   return `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 }
 

@@ -5,16 +5,16 @@
  */
 import type { Db } from '../store/db.ts';
 import { listWebhookEvents } from '../webhooks/deliveries.ts';
-import type { SecretBox } from '../webhooks/secrets.ts';
 import {
   getWebhookSettings,
   rollWebhookSecret,
   setWebhookSecret,
   setWebhookUrl,
 } from '../webhooks/settings.ts';
+import type { SecretBox } from '../webhooks/signing-secrets.ts';
 import { createApiKey, parseScopes } from './api-keys.ts';
+import type { ServiceKeys } from './master-secret.ts';
 import { createOrganization } from './organizations.ts';
-import type { ServiceKeys } from './secrets.ts';
 import { createPortalUser, issuePasswordResetLink, PortalUserError, type Role } from './users.ts';
 
 export class AdminInputError extends Error {
@@ -46,7 +46,7 @@ async function requireOrg(db: Db, id: string): Promise<void> {
   if (!rows.length) throw new AdminInputError(`no organization with id ${id}`);
 }
 
-export const ADMIN_OPS: Record<string, AdminOp> = {
+const ADMIN_OPS: Record<string, AdminOp> = {
   async 'org.create'({ db }, args) {
     const org = await createOrganization(db, str(args, 'name')!);
     return { id: org.id, name: org.name };

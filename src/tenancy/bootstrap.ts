@@ -4,8 +4,8 @@
  */
 import type { Db } from '../store/db.ts';
 import { createApiKey, SCOPES } from './api-keys.ts';
+import type { ServiceKeys } from './master-secret.ts';
 import { countOrganizations, createOrganization } from './organizations.ts';
-import type { ServiceKeys } from './secrets.ts';
 import { createUser, issueLoginToken } from './users.ts';
 
 export interface BootstrapResult {
@@ -16,7 +16,7 @@ export interface BootstrapResult {
   loginPath: string;
 }
 
-export const DEMO_OWNER_EMAIL = 'owner@demo-clinic.example';
+const DEMO_OWNER_EMAIL = 'owner@demo-clinic.example';
 
 export async function bootstrapIfEmpty(db: Db, keys: ServiceKeys): Promise<BootstrapResult | undefined> {
   return db.transaction(async (tx) => {

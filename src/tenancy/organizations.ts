@@ -16,15 +16,6 @@ export async function createOrganization(db: Queryable, name: string): Promise<O
   return { id, name: trimmed, eligibilityEnabled: true };
 }
 
-export async function getOrganization(db: Queryable, id: string): Promise<Organization | undefined> {
-  const { rows } = await db.query<{ id: string; name: string; eligibility_enabled: boolean }>(
-    'SELECT id, name, eligibility_enabled FROM organizations WHERE id = $1',
-    [id],
-  );
-  const r = rows[0];
-  return r && { id: r.id, name: r.name, eligibilityEnabled: r.eligibility_enabled };
-}
-
 /** Keys of the organization answer 403 (or work again) in every process once this commits. */
 export async function setEligibilityEnabled(db: Db, id: string, enabled: boolean): Promise<void> {
   await db.transaction(async (tx) => {

@@ -131,17 +131,6 @@ const toUser = (r: UserRow): User & { hasPassword: boolean } => ({
   hasPassword: r.password_hash !== null,
 });
 
-export async function findUserById(
-  db: Queryable,
-  id: string,
-): Promise<(User & { hasPassword: boolean }) | undefined> {
-  const { rows } = await db.query<UserRow>(
-    'SELECT id, organization_id, email, role, password_hash FROM users WHERE id = $1',
-    [id],
-  );
-  return rows[0] && toUser(rows[0]);
-}
-
 export async function listUsers(
   db: Queryable,
   organizationId: string,

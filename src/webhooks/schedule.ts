@@ -21,7 +21,7 @@ export const RETRY_DELAYS_SECONDS: readonly number[] = Object.freeze([
 
 /** First attempt plus one retry per delay. */
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
-export const JITTER = 0.2;
+const JITTER = 0.2;
 export const TOTAL_SCHEDULE_HOURS = RETRY_DELAYS_SECONDS.reduce((a, b) => a + b, 0) / 3600;
 
 export interface Schedule {

@@ -50,7 +50,7 @@ export type ResolveAll = (
   callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
 ) => void;
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_TIMEOUT_MS = 15_000;
 export const RESPONSE_SNIPPET_BYTES = 1024;
 
 const REFUSED_AT_CONNECT =

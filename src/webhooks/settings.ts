@@ -4,10 +4,10 @@
  * 24 hours, during which deliveries carry both signatures).
  */
 import type { Queryable } from '../store/db.ts';
-import { generateWebhookSecret, type SecretBox, validateWebhookSecret } from './secrets.ts';
+import { generateWebhookSecret, type SecretBox, validateWebhookSecret } from './signing-secrets.ts';
 import { checkWebhookUrl } from './ssrf.ts';
 
-export const ROLL_OVERLAP_MS = 24 * 3600_000;
+const ROLL_OVERLAP_MS = 24 * 3600_000;
 
 export interface WebhookSettings {
   url: string | null;

@@ -16,13 +16,13 @@
  */
 import { forbiddenAddressReason, isForbiddenAddress, parseIPv4 } from './addresses.ts';
 
-export { forbiddenAddressReason, isForbiddenAddress };
+export { isForbiddenAddress };
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 /** Ports below this (other than 443) belong to system services (SSH, SMTP, …), never to a webhook. */
-export const MIN_CUSTOM_PORT = 1024;
+const MIN_CUSTOM_PORT = 1024;
 
 // Names that never resolve to a public address: RFC 6761/6762 special-use names, ICANN's private-use
 // `.internal`, and private suffixes in common use that are not (and will not be) public TLDs.

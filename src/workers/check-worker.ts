@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import { finishCheck } from '../checks/finish.ts';
 import { serviceFailure } from '../checks/outcome.ts';
-import type { EligibilityCheckRequest } from '../checks/request.ts';
+import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { PayerEntry } from '../payers/connector.ts';
 import type { PayerGuard, PayerPermit } from '../payers/guard.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';

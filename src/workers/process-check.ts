@@ -4,12 +4,12 @@
  */
 import { interpretBenefits } from '../benefits/interpret.ts';
 import { type CheckContext, completedBody, failedBody, serviceFailure } from '../checks/outcome.ts';
-import type { EligibilityCheckRequest } from '../checks/request.ts';
-import type { EligibilityMeta } from '../checks/schema.ts';
+import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type { EligibilityMeta } from '../contract/check-response.ts';
 import { type PayerEntry, PermanentPayerError, TransientPayerError } from '../payers/connector.ts';
 import { build270 } from '../x12/build270.ts';
-import { X12Error } from '../x12/contract.ts';
 import { parse271 } from '../x12/parse271.ts';
+import { X12Error } from '../x12/types.ts';
 
 export type CheckOutcome =
   | { kind: 'finished'; status: 'COMPLETED' | 'FAILED'; body: string; outcomeCode: string }

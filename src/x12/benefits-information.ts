@@ -3,7 +3,7 @@
  * Healthcare/Stedi `benefitsInformation` object. Values are strings as sent (trimmed); code elements are
  * upper-cased and named from codes.ts. Only elements that are present become properties.
  */
-import type { Address, BenefitsInformation } from '../checks/schema.ts';
+import type { Address, BenefitsInformation } from '../contract/check-response.ts';
 import {
   codeName,
   EB01_BENEFIT_CODES,

@@ -8,7 +8,7 @@
  * `X12BuildError` naming the field, never silently altered. The API refuses such values before they get
  * here; this is the last line of defence so that a bad value can never forge segments.
  */
-import type { Delimiters } from './contract.ts';
+import type { Delimiters } from './types.ts';
 
 export const X12_DELIMITERS = {
   element: '*',
@@ -16,7 +16,7 @@ export const X12_DELIMITERS = {
   repetition: '^',
   segment: '~',
 } as const satisfies Delimiters;
-export const IMPLEMENTATION_GUIDE = '005010X279A1';
+const IMPLEMENTATION_GUIDE = '005010X279A1';
 
 /** A value that cannot be written into X12. The message names the field and the problem, never the value. */
 export class X12BuildError extends Error {
@@ -69,7 +69,7 @@ export interface Envelope270 {
 const CONTROL_OR_DELIMITER = /[*~^:\p{Cc}]/u;
 
 /** Checks one element value; returns it trimmed. */
-export function x12Value(
+function x12Value(
   value: string | undefined,
   field: string,
   rule: { min?: number; max?: number; pattern?: RegExp } = {},

@@ -9,7 +9,6 @@ export {
   PER_COMMUNICATION_MODES,
   PROCEDURE_QUALIFIERS,
   REF_KEYS,
-  REF_QUALIFIERS,
 } from './party-codes.ts';
 export { AAA03_REJECT_REASONS, AAA04_FOLLOW_UP_ACTIONS, SPEC_AAA_ERRORS } from './reject-codes.ts';
 export { SERVICE_TYPE_CODES } from './service-type-codes.ts';

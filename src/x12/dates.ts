@@ -2,41 +2,7 @@
  * DTP date qualifiers (element 374) of the 271 and how the API names them: `benefitsDateInformation`
  * keys in 2110 loops and `planDateInformation` (eligibility, plan, service) from the 2100 loop.
  */
-import type { PlanDateInformation } from '../checks/schema.ts';
-
-/** DTP01 qualifier → name. */
-export const DTP_QUALIFIERS: Readonly<Record<string, string>> = {
-  '096': 'Discharge',
-  '193': 'Period Start',
-  '194': 'Period End',
-  '198': 'Completion',
-  '290': 'Coordination of Benefits',
-  '291': 'Plan',
-  '292': 'Benefit',
-  '295': 'Primary Care Provider',
-  '304': 'Latest Visit or Consultation',
-  '307': 'Eligibility',
-  '318': 'Added',
-  '340': 'Consolidated Omnibus Budget Reconciliation Act (COBRA) Begin',
-  '341': 'Consolidated Omnibus Budget Reconciliation Act (COBRA) End',
-  '342': 'Premium Paid to Date Begin',
-  '343': 'Premium Paid to Date End',
-  '346': 'Plan Begin',
-  '347': 'Plan End',
-  '348': 'Benefit Begin',
-  '349': 'Benefit End',
-  '356': 'Eligibility Begin',
-  '357': 'Eligibility End',
-  '382': 'Enrollment',
-  '435': 'Admission',
-  '442': 'Date of Death',
-  '458': 'Certification',
-  '472': 'Service',
-  '539': 'Policy Effective',
-  '540': 'Policy Expiration',
-  '636': 'Date of Last Update',
-  '771': 'Status',
-};
+import type { PlanDateInformation } from '../contract/check-response.ts';
 
 /** DTP01 qualifier → camelCase key (Change Healthcare/Stedi naming). */
 const DATE_KEYS: Readonly<Record<string, string>> = {

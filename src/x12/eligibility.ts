@@ -10,15 +10,15 @@ import type {
   ResponseDependent,
   ResponseSubscriber,
   SubscriberTraceNumber,
-} from '../checks/schema.ts';
+} from '../contract/check-response.ts';
 import { ENTITIES, entityType, readAddress, readBenefit } from './benefits-information.ts';
 import { AAA03_REJECT_REASONS, AAA04_FOLLOW_UP_ACTIONS, codeName, SPEC_AAA_ERRORS } from './codes.ts';
-import type { AaaRejection, Eligibility271 } from './contract.ts';
 import { dateKey, planDates } from './dates.ts';
 import { type IssueLog, warning } from './issues.ts';
 import type { AaaRef, PartyLoop, Transaction271Tree, X12Loop } from './loops.ts';
 import { readPlan } from './plan.ts';
 import type { X12Tokens } from './tokenizer.ts';
+import type { AaaRejection, Eligibility271 } from './types.ts';
 
 export type Eligibility271Body = Omit<Eligibility271, 'warnings' | 'issues'>;
 

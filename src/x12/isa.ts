@@ -4,8 +4,9 @@
  * 16th element separator, and the segment terminator the one after that. Real files collapse or pad the
  * fixed-width fields, so a width other than 106 is a warning, not a failure.
  */
-import { type Delimiters, X12Error, type X12Issue } from './contract.ts';
+
 import { error, warning } from './issues.ts';
+import { type Delimiters, X12Error, type X12Issue } from './types.ts';
 
 export interface IsaInfo {
   /** Offset of the `I` of `ISA`. */

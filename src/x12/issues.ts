@@ -3,7 +3,7 @@
  * `X12_` so they never collide with the benefit interpreter's warning codes. Messages built here name the
  * problem, the segment id and its position, never an element value (values may be PHI).
  */
-import type { X12Issue } from './contract.ts';
+import type { X12Issue } from './types.ts';
 
 export const X12_ISSUE_CODES = {
   // Unreadable input (X12Error)

@@ -7,6 +7,12 @@
  * parse271 reads one transaction (the one whose TRN matches `traceNumber`, else the first 271);
  * parse271All (or parse271Each, one at a time) reads every 271 of a batch; parse271Tree gives the loop trees for `elig x12 parse --raw`.
  */
+
+import { readEligibility } from './eligibility.ts';
+import { type Envelope, readEnvelope, type TransactionSpan } from './envelope.ts';
+import { CLIENT_WARNING_CODES, error, IssueLog } from './issues.ts';
+import { buildTree, type PartyLoop, type X12Loop } from './loops.ts';
+import { tokenize, type X12Tokens } from './tokenizer.ts';
 import {
   type Delimiters,
   type Eligibility271,
@@ -14,12 +20,7 @@ import {
   type Parsed271Outcome,
   X12Error,
   type X12Issue,
-} from './contract.ts';
-import { readEligibility } from './eligibility.ts';
-import { type Envelope, readEnvelope, type TransactionSpan } from './envelope.ts';
-import { CLIENT_WARNING_CODES, error, IssueLog } from './issues.ts';
-import { buildTree, type PartyLoop, type X12Loop } from './loops.ts';
-import { tokenize, type X12Tokens } from './tokenizer.ts';
+} from './types.ts';
 
 export interface Parse271Options {
   /** The inquiry's trace number (270 TRN02): picks the matching transaction and subscriber. */
@@ -27,7 +28,7 @@ export interface Parse271Options {
 }
 
 /** Larger inputs are refused before any work (a 271 for one patient is a few kilobytes). */
-export const MAX_INPUT_CHARS = 256 * 1024 * 1024;
+const MAX_INPUT_CHARS = 256 * 1024 * 1024;
 
 export function parse271(text: string, options: Parse271Options = {}): Parsed271Outcome {
   return guarded(() => {

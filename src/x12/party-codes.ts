@@ -34,36 +34,6 @@ export const ENTITY_IDENTIFIER_CODES: Table = {
   SJ: 'Service Provider',
 };
 
-/** REF01 reference identification qualifiers seen in 271s. */
-export const REF_QUALIFIERS: Table = {
-  '18': 'Plan Number',
-  '1L': 'Group or Policy Number',
-  '1W': 'Member Identification Number',
-  '49': 'Family Unit Number',
-  '6P': 'Group Number',
-  '9F': 'Referral Number',
-  A6: 'Employee Identification Number',
-  ALS: 'Alternative List ID',
-  CLI: 'Coverage List ID',
-  EA: 'Medical Record Identification Number',
-  EJ: 'Patient Account Number',
-  F6: 'Health Insurance Claim (HIC) Number',
-  FO: 'Drug Formulary Number',
-  G1: 'Prior Authorization Number',
-  GH: 'Identification Card Serial Number',
-  HJ: 'Identity Card Number',
-  HPI: 'Centers for Medicare and Medicaid Services National Provider Identifier',
-  IF: 'Issue Number',
-  IG: 'Insurance Policy Number',
-  M7: 'Medical Assistance Category',
-  MRC: 'Eligibility Category',
-  N6: 'Plan Network Identification Number',
-  NQ: 'Medicaid Recipient Identification Number',
-  Q4: 'Prior Identifier Number',
-  SY: 'Social Security Number',
-  Y4: 'Agency Claim Number',
-};
-
 /** REF01 → key in `benefitsAdditionalInformation` (Change Healthcare/Stedi naming). */
 export const REF_KEYS: Table = {
   '18': 'planNumber',

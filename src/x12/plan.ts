@@ -5,7 +5,7 @@
  * weighed by their dates against the reference date (2100 DTP*472, else BHT04), then by which one names
  * a plan, and the contradiction is reported.
  */
-import type { BenefitsInformation, ProviderNetwork } from '../checks/schema.ts';
+import type { BenefitsInformation, ProviderNetwork } from '../contract/check-response.ts';
 import { beginOf, endOf } from './dates.ts';
 
 export interface PlanReading {
@@ -23,7 +23,7 @@ const COST_ROWS = new Set(['A', 'B', 'C', 'F', 'G']);
 const DATE_KEYS = ['eligibility', 'eligibilityBegin', 'plan', 'planBegin', 'benefit', 'benefitBegin'];
 const END_KEYS = ['eligibility', 'eligibilityEnd', 'plan', 'planEnd', 'benefit', 'benefitEnd'];
 
-export const isPlanLevel = (b: BenefitsInformation) =>
+const isPlanLevel = (b: BenefitsInformation) =>
   !b.serviceTypeCodes?.length || b.serviceTypeCodes.includes('30');
 const namesPlan = (b: BenefitsInformation) => Boolean(b.planCoverage || b.insuranceTypeCode);
 

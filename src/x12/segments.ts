@@ -2,10 +2,11 @@
  * Convenience reader: the whole interchange as an array of segments with their elements as strings.
  * Fine for small inputs (a 270 in the sandbox, tests); the 271 parser uses the offset tokenizer directly.
  */
-import { type Delimiters, X12Error } from './contract.ts';
+
 import { findIsa, readIsa } from './isa.ts';
 import { error } from './issues.ts';
 import { tokenize } from './tokenizer.ts';
+import { type Delimiters, X12Error } from './types.ts';
 
 export interface Segment {
   id: string;

@@ -8,9 +8,10 @@
  * segment ids, any single-character terminator (`~`, newline, 0x1D, `!`, `\`), and a terminator missing
  * at a line break (split there, with an issue).
  */
-import { type Delimiters, X12Error, type X12Issue } from './contract.ts';
+
 import { findIsa, isAlnum, readIsa } from './isa.ts';
 import { error, IssueLog, warning } from './issues.ts';
+import { type Delimiters, X12Error, type X12Issue } from './types.ts';
 
 const LF = 10;
 const BOM = 0xfeff;

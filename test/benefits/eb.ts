@@ -5,7 +5,7 @@
  * (repetitions split on `^`), EB04 insurance type, EB05 plan, EB06 time, EB07 amount, EB08 percent,
  * EB09 quantity qualifier, EB10 quantity, EB11 auth, EB12 network. MSG and HSD come as options.
  */
-import type { BenefitsInformation } from '../../src/checks/schema.ts';
+import type { BenefitsInformation } from '../../src/contract/check-response.ts';
 
 export interface EbExtras {
   msg?: string[];

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { interpretBenefits } from '../../src/benefits/interpret.ts';
-import type { BenefitEntry } from '../../src/checks/schema.ts';
-import type { Parsed271Outcome } from '../../src/x12/contract.ts';
+import type { BenefitEntry } from '../../src/contract/check-response.ts';
+import type { Parsed271Outcome } from '../../src/x12/types.ts';
 
 type Parse271 = (text: string, options?: { traceNumber?: string }) => Parsed271Outcome;
 const PARSER = new URL('../../src/x12/parse271.ts', import.meta.url);

@@ -3,7 +3,7 @@
  */
 import assert from 'node:assert/strict';
 import { interpretBenefits } from '../../src/benefits/interpret.ts';
-import type { BenefitEntry, BenefitsInformation } from '../../src/checks/schema.ts';
+import type { BenefitEntry, BenefitsInformation } from '../../src/contract/check-response.ts';
 import { eb } from './eb.ts';
 
 export const PLAN = eb('EB*1*IND*30*PR*Test Plan');

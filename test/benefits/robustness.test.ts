@@ -12,7 +12,7 @@ import {
   type BenefitsInformation,
   CheckConfidence,
   PRODUCT_SERVICE_TYPES,
-} from '../../src/checks/schema.ts';
+} from '../../src/contract/check-response.ts';
 import { eb } from './eb.ts';
 import { SBX1000001, SBX1000002, SBX1000004, SBX1000005 } from './sandbox-members.ts';
 

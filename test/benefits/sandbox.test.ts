@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { interpretBenefits } from '../../src/benefits/interpret.ts';
-import type { BenefitEntry } from '../../src/checks/schema.ts';
+import type { BenefitEntry } from '../../src/contract/check-response.ts';
 import { SBX1000001, SBX1000002, SBX1000003, SBX1000004, SBX1000005, SBX1000006 } from './sandbox-members.ts';
 
 const run = (rows: typeof SBX1000001, planActive: boolean | undefined) =>

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { PRODUCT_SERVICE_TYPES } from '../../src/checks/schema.ts';
+import { PRODUCT_SERVICE_TYPES } from '../../src/contract/check-response.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { type PortalHarness, startPortal } from '../portal/helpers.ts';
 

@@ -40,7 +40,7 @@ test('bin/elig.mjs runs the sources through tsx when the bundle is missing or EL
     { ELIG_BUNDLE: bundle, ELIG_RUNTIME: 'tsx' },
   ]) {
     const res = await run([join(ROOT, 'bin', 'elig.mjs'), 'frobnicate'], { ...env, ELIG_ENV: 'test' });
-    assert.equal(res.code, 1);
+    assert.equal(res.code, 2);
     assert.match(res.stderr, /Usage: elig/);
   }
 });

@@ -116,7 +116,8 @@ test('check --wait prints progress on stderr and the result JSON on stdout', asy
 });
 
 test('check without a key explains where to get one', async () => {
-  const res = await elig(['check', '--payer', 'SANDBOX', '--url', svc.url], {
+  const person = ['--member', 'SBX1000001', '--first', 'JANE', '--last', 'DOE', '--dob', '19800115'];
+  const res = await elig(['check', '--payer', 'SANDBOX', ...person, '--url', svc.url], {
     ...envOf(svc.config),
     ELIG_API_KEY: '',
   });
@@ -124,9 +125,9 @@ test('check without a key explains where to get one', async () => {
   assert.match(res.stderr, /ELIG_API_KEY/);
 });
 
-test('unknown commands print usage and exit 1', async () => {
+test('unknown commands print usage and exit 2', async () => {
   const res = await elig(['frobnicate'], envOf(svc.config));
-  assert.equal(res.code, 1);
+  assert.equal(res.code, 2);
   assert.match(res.stderr, /Usage: elig/);
 });
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { interpretBenefits } from '../../src/benefits/interpret.ts';
-import type { BenefitEntry } from '../../src/checks/schema.ts';
-import type { Eligibility271, Parsed271Outcome } from '../../src/x12/contract.ts';
+import type { BenefitEntry } from '../../src/contract/check-response.ts';
+import type { Eligibility271, Parsed271Outcome } from '../../src/x12/types.ts';
 import { ask, type Person } from './helpers.ts';
 
 type Parse271 = (text: string, options?: { traceNumber?: string }) => Parsed271Outcome;

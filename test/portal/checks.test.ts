@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { PRODUCT_SERVICE_TYPES } from '../../src/checks/schema.ts';
 import { submitCheck } from '../../src/checks/submit.ts';
+import { PRODUCT_SERVICE_TYPES } from '../../src/contract/check-response.ts';
 import { createPortalUser, issuePasswordResetLink } from '../../src/portal/index.ts';
 import { createApiKey } from '../../src/tenancy/api-keys.ts';
 import { createOrganization } from '../../src/tenancy/organizations.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { money, percent, x12Date, yesNo } from '../../src/portal/format.ts';
 import { escapeHtml, html } from '../../src/portal/html.ts';
-import { buildCheckRequest } from '../../src/portal/routes/run-check.ts';
+import { buildCheckRequest } from '../../src/portal/routes/checks-new.ts';
 import { x12Lines } from '../../src/portal/views/check-detail.ts';
 
 test('html escapes every interpolated string, in text and in attributes', () => {

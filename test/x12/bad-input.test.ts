@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { type Parsed271Outcome, X12Error } from '../../src/x12/contract.ts';
 import { parse271, parse271All } from '../../src/x12/parse271.ts';
 import { tokenize } from '../../src/x12/tokenizer.ts';
+import { type Parsed271Outcome, X12Error } from '../../src/x12/types.ts';
 import { build271, ISA, interchange, simple271, transaction } from './build.ts';
 
 const SAMPLES = new URL('../../../shared/x12-samples/', import.meta.url);

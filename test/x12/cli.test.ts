@@ -8,33 +8,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { x12Command } from '../../src/cli/commands/x12.ts';
+import { eligInProcess } from '../helpers/cli.ts';
 import { build271, simple271 } from './build.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../../shared/x12-samples/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'elig-x12-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function sink() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += chunk;
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
-async function run(...args: string[]) {
-  const stdout = sink();
-  const stderr = sink();
-  const code = await x12Command(args, { stdout: stdout.stream, stderr: stderr.stream });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+const run = (...args: string[]) => eligInProcess('x12', ...args);
 
 function file(name: string, content: string): string {
   const path = join(dir, name);
@@ -101,9 +84,9 @@ describe('elig x12 parse', () => {
     assert.match(stderr, /error X12_TRUNCATED/);
   });
 
-  test('usage errors and a missing file exit 1', async () => {
-    assert.equal((await run('parse')).code, 1);
-    assert.equal((await run('build', 'x')).code, 1);
+  test('usage errors exit 2, a missing file 1', async () => {
+    assert.equal((await run('parse')).code, 2);
+    assert.equal((await run('build', 'x')).code, 2);
     const missing = await run('parse', join(dir, 'nope.x12'));
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /ENOENT/);

@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import type { BenefitsInformation } from '../../src/checks/schema.ts';
-import { type Eligibility271, X12Error } from '../../src/x12/contract.ts';
+import type { BenefitsInformation } from '../../src/contract/check-response.ts';
 import { parse271, parse271All, parse271Tree, type RawLoop } from '../../src/x12/parse271.ts';
 import { tokenize } from '../../src/x12/tokenizer.ts';
+import { type Eligibility271, X12Error } from '../../src/x12/types.ts';
 
 const SAMPLES = new URL('../../../shared/x12-samples/', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, SAMPLES), 'utf8');

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Eligibility271 } from '../../src/x12/contract.ts';
 import { parse271, parse271All, parse271Tree } from '../../src/x12/parse271.ts';
+import type { Eligibility271 } from '../../src/x12/types.ts';
 import { build271, interchange, simple271, transaction } from './build.ts';
 
 function result(text: string, traceNumber?: string): Eligibility271 {

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import type { Eligibility271 } from '../../src/x12/contract.ts';
 import { parse271 } from '../../src/x12/parse271.ts';
+import type { Eligibility271 } from '../../src/x12/types.ts';
 
 const SAMPLES = new URL('../../../shared/x12-samples/', import.meta.url);
 

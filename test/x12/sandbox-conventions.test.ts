@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Eligibility271 } from '../../src/x12/contract.ts';
 import { parse271 } from '../../src/x12/parse271.ts';
+import type { Eligibility271 } from '../../src/x12/types.ts';
 import { build271 } from './build.ts';
 
 function sandbox271(

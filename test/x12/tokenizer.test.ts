@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { X12Error } from '../../src/x12/contract.ts';
 import { readDelimiters, readSegments } from '../../src/x12/segments.ts';
 import { tokenize, type X12Tokens } from '../../src/x12/tokenizer.ts';
+import { X12Error } from '../../src/x12/types.ts';
 
 interface Shape {
   el?: string;

@@ -5,8 +5,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { AdminInputError, runAdminOp } from '../../tenancy/admin-ops.ts';
-import type { ServiceKeys } from '../../tenancy/secrets.ts';
-import type { SecretBox } from '../../webhooks/secrets.ts';
+import type { ServiceKeys } from '../../tenancy/master-secret.ts';
+import type { SecretBox } from '../../webhooks/signing-secrets.ts';
 import { notFound, unauthorized, validation } from '../errors.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);

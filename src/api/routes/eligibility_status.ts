@@ -1,7 +1,7 @@
 /** GET /api/eligibility/{id}/status: the check, shaped by its status (spec 2.1 "Population by status"). */
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { EligibilityCheckResponse } from '../../checks/schema.ts';
+import { EligibilityCheckResponse } from '../../contract/check-response.ts';
 import { UUID_PATTERN } from '../../ids.ts';
 import type { ApiKeyAuthenticator } from '../auth.ts';
 import { notFound } from '../errors.ts';

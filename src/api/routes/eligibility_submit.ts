@@ -1,14 +1,15 @@
 /** POST /api/eligibility: accept a check and answer 202 `{id, status: "IN_PROGRESS"}` at once. */
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { EligibilityCheckRequest, formatProblems } from '../../checks/request.ts';
+import { formatProblems } from '../../checks/request.ts';
 import { isValidIdempotencyKey, submitCheck } from '../../checks/submit.ts';
+import { EligibilityCheckRequest } from '../../contract/check-request.ts';
 import type { ApiKeyAuthenticator } from '../auth.ts';
 import { validation } from '../errors.ts';
 import { errorResponses } from '../openapi.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 
-export const SubmitResponse = Type.Object({
+const SubmitResponse = Type.Object({
   id: Type.String({ description: 'Check id (UUIDv7); poll `GET /api/eligibility/{id}/status`.' }),
   status: Type.Literal('IN_PROGRESS'),
 });

@@ -4,9 +4,10 @@
  */
 import type { Config } from '../../config.ts';
 import { readLock } from '../../store/datadir-lock.ts';
+import type { CommandSpec, Io } from '../args.ts';
 import { CliError } from '../backend.ts';
 
-export interface CheckArgs {
+interface CheckArgs {
   payer?: string;
   member?: string;
   first?: string;
@@ -22,17 +23,45 @@ export interface CheckArgs {
   timeout?: string;
 }
 
-export interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-}
+export const CHECK_COMMAND: CommandSpec = {
+  name: 'check',
+  summary: 'submit a check through the API; with --wait, show its progress and the result',
+  options: {
+    payer: {
+      type: 'string',
+      value: 'ID',
+      required: true,
+      description: 'payer id (tradingPartnerServiceId), e.g. SANDBOX',
+    },
+    member: { type: 'string', value: 'ID', required: true, description: "the subscriber's member id" },
+    first: { type: 'string', value: 'NAME', required: true, description: "the subscriber's first name" },
+    last: { type: 'string', value: 'NAME', required: true, description: "the subscriber's last name" },
+    dob: { type: 'string', value: 'YYYYMMDD', required: true, description: "the subscriber's date of birth" },
+    stc: { type: 'string', value: 'CODES', description: 'service type codes, comma-separated (e.g. 30,PT)' },
+    dos: { type: 'string', value: 'YYYYMMDD', description: 'date of service' },
+    npi: { type: 'string', value: 'NPI', description: "the provider's NPI; default 1234567893" },
+    provider: {
+      type: 'string',
+      value: 'NAME',
+      description: "the provider's organization name; default Demo Clinic",
+    },
+    wait: { type: 'boolean', description: 'show progress until the result, then print it' },
+    timeout: {
+      type: 'string',
+      value: 'SECONDS',
+      description: 'with --wait: give up after this long; default 900',
+    },
+    key: { type: 'string', value: 'KEY', description: 'API key; default ELIG_API_KEY' },
+    url: {
+      type: 'string',
+      value: 'URL',
+      description: "the API's base URL; default ELIG_API_URL, or the server running on DATA_DIR",
+    },
+  },
+  run: ({ config, values, io }) => checkCommand(config(), values as CheckArgs, io),
+};
 
-export async function checkCommand(
-  config: Config,
-  args: CheckArgs,
-  io: Io,
-  env = process.env,
-): Promise<number> {
+async function checkCommand(config: Config, args: CheckArgs, io: Io, env = process.env): Promise<number> {
   const key = args.key ?? env.ELIG_API_KEY;
   if (!key)
     throw new CliError(
@@ -40,9 +69,6 @@ export async function checkCommand(
     );
   const base =
     args.url ?? env.ELIG_API_URL ?? readLock(config.dataDir)?.adminUrl ?? `http://127.0.0.1:${config.port}`;
-  for (const name of ['payer', 'member', 'first', 'last', 'dob'] as const) {
-    if (!args[name]) throw new CliError(`--${name} is required`);
-  }
   const body = {
     tradingPartnerServiceId: args.payer,
     provider: { organizationName: args.provider ?? 'Demo Clinic', npi: args.npi ?? '1234567893' },

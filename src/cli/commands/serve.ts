@@ -1,9 +1,40 @@
-/** `elig serve | api | worker`: run the service until SIGINT/SIGTERM, then shut down gracefully. */
+/**
+ * `elig serve | api | worker`: run the service until SIGINT/SIGTERM, then shut down gracefully;
+ * `elig migrate`: apply the migrations and exit.
+ */
 import type { Config } from '../../config.ts';
 import { type Roles, startService, VERSION } from '../../server.ts';
+import { openStore } from '../../store/open.ts';
 import { closeWebhookAgents } from '../../webhooks/send.ts';
+import type { CommandSpec } from '../args.ts';
 
-export async function serveCommand(
+const role = (name: string, summary: string, roles: Roles): CommandSpec => ({
+  name,
+  summary,
+  options: {},
+  run: ({ config, io }) => serveCommand(config(), roles, io),
+});
+
+export const SERVE_COMMANDS: CommandSpec[] = [
+  role('serve', 'API, portal and workers in one process (default for npm start)', {
+    api: true,
+    worker: true,
+  }),
+  role('api', 'HTTP API and portal only (scale-out role)', { api: true, worker: false }),
+  role('worker', 'check worker and webhook dispatcher only (scale-out role)', { api: false, worker: true }),
+  {
+    name: 'migrate',
+    summary: 'apply database migrations and exit',
+    options: {},
+    async run({ config, io }) {
+      await (await openStore(config())).close();
+      io.stderr.write('Migrations applied.\n');
+      return 0;
+    },
+  },
+];
+
+async function serveCommand(
   config: Config,
   roles: Roles,
   io: { stdout: NodeJS.WritableStream },

@@ -7,23 +7,19 @@
  */
 import { readFile } from 'node:fs/promises';
 import { interpretBenefits } from '../../benefits/interpret.ts';
-import { type Eligibility271, X12Error, type X12Issue } from '../../x12/contract.ts';
 import { parse271, parse271Tree } from '../../x12/parse271.ts';
+import { type Eligibility271, X12Error, type X12Issue } from '../../x12/types.ts';
+import type { CommandSpec, Io } from '../args.ts';
 
-interface Output {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+export const X12_PARSE_COMMAND: CommandSpec = {
+  name: 'x12 parse',
+  summary: "print a 271 file as the API's result JSON (--raw: the loop tree)",
+  options: { raw: { type: 'boolean', description: 'print the loop tree of every 271 instead' } },
+  positionals: [{ name: 'FILE', description: 'an X12 271 (or 999/TA1) file' }],
+  run: ({ positionals, values, io }) => parseFile(positionals[0]!, values.raw === true, io),
+};
 
-const USAGE = 'Usage: elig x12 parse FILE [--raw]\n';
-
-export async function x12Command(args: string[], out: Output): Promise<number> {
-  const raw = args.includes('--raw');
-  const [sub, file, ...extra] = args.filter((a) => a !== '--raw');
-  if (sub !== 'parse' || !file || extra.length) {
-    out.stderr.write(USAGE);
-    return 1;
-  }
+async function parseFile(file: string, raw: boolean, out: Io): Promise<number> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -83,7 +79,7 @@ const issueLine = (i: X12Issue) =>
   `  ${i.severity} ${i.code}${i.position ? ` at segment ${i.position}` : ''}${i.segmentId ? ` (${i.segmentId})` : ''}: ${i.message}\n`;
 
 /** Issues go to stderr; error-severity ones (an incomplete file) make the exit code 1. */
-function reportIssues(issues: X12Issue[], out: Output): number {
+function reportIssues(issues: X12Issue[], out: Io): number {
   if (issues.length) out.stderr.write(issues.map(issueLine).join(''));
   return issues.some((i) => i.severity === 'error') ? 1 : 0;
 }

@@ -28,11 +28,11 @@ export interface SandboxOptions {
   flakyMemory?: number;
 }
 
-export const DEFAULT_LATENCY_MS = { min: 300, max: 1500 } as const;
+const DEFAULT_LATENCY_MS = { min: 300, max: 1500 } as const;
 /** The slow member answers after this many times the base latency. */
-export const SLOW_FACTOR = 20;
+const SLOW_FACTOR = 20;
 /** The flaky member answers AAA 42 to this many calls per trace number, then answers normally. */
-export const FLAKY_FAILURES = 2;
+const FLAKY_FAILURES = 2;
 
 function latencyRange(latency: SandboxOptions['latencyMs']): { min: number; max: number } {
   const range =

@@ -5,8 +5,8 @@
  * position, never a value.
  */
 
-import { X12Error } from '../../x12/contract.ts';
 import { readSegments, type Segment } from '../../x12/segments.ts';
+import { X12Error } from '../../x12/types.ts';
 import { PermanentPayerError } from '../connector.ts';
 
 /** The information receiver's NM1 as sent, echoed in the 271's loop 2100B. */

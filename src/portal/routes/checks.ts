@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { type CheckFilter, type CheckSummary, getCheck, listChecks } from '../../checks/list.ts';
-import type { CheckStatus } from '../../checks/schema.ts';
+import type { CheckStatus } from '../../contract/check-response.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { notFound, type PortalDeps, queryValue, sendPage, session } from '../context.ts';
 import { statusBadge, timestamp } from '../format.ts';

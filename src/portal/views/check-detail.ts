@@ -9,13 +9,13 @@ import type {
   EligibilityCheckError,
   EligibilityCheckResponse,
   ResponseDependent,
-} from '../../checks/schema.ts';
+} from '../../contract/check-response.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { count, money, notStated, percent, statusBadge, timestamp, x12Date, yesNo } from '../format.ts';
 import { type HtmlValue, html, type SafeHtml } from '../html.ts';
 import { page } from '../layout.ts';
 
-export const REFRESH_SECONDS = 3;
+const REFRESH_SECONDS = 3;
 
 function facts(rows: [string, HtmlValue][]): SafeHtml {
   return html`<dl class="facts">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v ?? notStated()}</dd>`)}</dl>`;
@@ -50,7 +50,7 @@ function why(b: BenefitEntry): SafeHtml {
   }</strong>${c?.criteria.length ? html`: ${c.criteria.join('; ')}` : ''}</td></tr>`;
 }
 
-export function benefitsTable(benefits: BenefitEntry[]): SafeHtml {
+function benefitsTable(benefits: BenefitEntry[]): SafeHtml {
   if (!benefits.length) {
     return html`<p>Coverage could not be determined for any service type: the payer's answer had no usable
 benefits. See the warnings and the raw answer below.</p>`;
@@ -77,7 +77,7 @@ benefits. See the warnings and the raw answer below.</p>`;
   )}</tbody></table></div>`;
 }
 
-export function errorsTable(errors: EligibilityCheckError[]): SafeHtml {
+function errorsTable(errors: EligibilityCheckError[]): SafeHtml {
   return html`<div class="table-wrap" role="region" aria-labelledby="errors" tabindex="0"><table>
 <thead><tr><th scope="col">Code</th><th scope="col">What happened</th><th scope="col">What to do</th><th scope="col">Where</th></tr></thead>
 <tbody>${errors.map(
@@ -100,7 +100,7 @@ function dependents(list: ResponseDependent[]): SafeHtml {
 }
 
 /** `allServiceTypesMatchedDirectly` → `All service types matched directly`. */
-export function criterionText(key: string): string {
+function criterionText(key: string): string {
   const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

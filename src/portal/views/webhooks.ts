@@ -36,7 +36,7 @@ function eventName(e: WebhookEventSummary): SafeHtml {
     : html`Test event`;
 }
 
-export function deliveryTable(s: PortalSession, events: WebhookEventSummary[]): SafeHtml {
+function deliveryTable(s: PortalSession, events: WebhookEventSummary[]): SafeHtml {
   if (!events.length) return html`<p>No deliveries yet.</p>`;
   return html`<div class="table-wrap" role="region" aria-label="Delivery log" tabindex="0"><table>
 <thead><tr><th scope="col">Event</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last response</th><th scope="col">Latency</th><th scope="col">Next retry</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>

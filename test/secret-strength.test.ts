@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/config.ts';
-import { randomBase62 } from '../../src/ids.ts';
-import { estimateSecretBits, secretKeyWeakness } from '../../src/tenancy/key-strength.ts';
+import { loadConfig } from '../src/config.ts';
+import { randomBase62 } from '../src/ids.ts';
+import { estimateSecretBits, secretKeyWeakness } from '../src/secret-strength.ts';
 
 const GUESSABLE: [string, RegExp][] = [
   ['a'.repeat(40), /distinct characters/],

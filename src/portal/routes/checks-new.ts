@@ -1,6 +1,7 @@
 /**
- * "Run a check" for staff without software: a form that goes through `submitCheck`, exactly like the API,
- * so both accept and refuse the same requests. Member details travel only in the POST body, never in a URL.
+ * /portal/checks/new, "Run a check" for staff without software: a form that goes through `submitCheck`,
+ * exactly like the API, so both accept and refuse the same requests. Member details travel only in the POST
+ * body, never in a URL.
  */
 import type { FastifyInstance } from 'fastify';
 import type { FieldProblem } from '../../checks/request.ts';
@@ -118,7 +119,7 @@ ${errorSummary(errors)}
   });
 }
 
-export function registerRunCheckRoutes(portal: FastifyInstance, deps: PortalDeps): void {
+export function registerNewCheckRoutes(portal: FastifyInstance, deps: PortalDeps): void {
   portal.get('/checks/new', async (request, reply) => {
     const s = session(request);
     const blank = Object.fromEntries(Object.keys(FIELDS).map((k) => [k, ''])) as Values;

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { uuidv7 } from '../../src/ids.ts';
 import { createLogger } from '../../src/log.ts';
-import { WebhookDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { createSchedule } from '../../src/webhooks/schedule.ts';
 import { setWebhookUrl } from '../../src/webhooks/settings.ts';
+import { WebhookDispatcher } from '../../src/workers/webhook-dispatcher.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 

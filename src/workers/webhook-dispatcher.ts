@@ -11,11 +11,11 @@ import type { Logger } from 'pino';
 import { uuidv7 } from '../ids.ts';
 import { WEBHOOKS_CHANNEL } from '../store/channels.ts';
 import type { Db, Queryable } from '../store/db.ts';
-import { QueueRunner } from '../workers/queue-runner.ts';
-import type { SecretBox } from './secrets.ts';
-import { sendWebhook } from './send.ts';
-import { getWebhookSettings } from './settings.ts';
-import { buildWebhookHeaders } from './sign.ts';
+import { sendWebhook } from '../webhooks/send.ts';
+import { getWebhookSettings } from '../webhooks/settings.ts';
+import { buildWebhookHeaders } from '../webhooks/sign.ts';
+import type { SecretBox } from '../webhooks/signing-secrets.ts';
+import { QueueRunner } from './queue-runner.ts';
 
 export interface DispatcherOptions {
   db: Db;

@@ -7,7 +7,7 @@ import {
   parseKeyMaterial,
   SecretBoxError,
   validateWebhookSecret,
-} from '../../src/webhooks/secrets.ts';
+} from '../../src/webhooks/signing-secrets.ts';
 
 describe('generated secrets', () => {
   test('whsec_ + 32 random bytes as unpadded base64url', () => {

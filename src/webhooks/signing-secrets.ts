@@ -14,9 +14,9 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
-export const GENERATED_SECRET_PREFIX = 'whsec_';
-export const MIN_SECRET_LENGTH = 24;
-export const MAX_SECRET_LENGTH = 256;
+const GENERATED_SECRET_PREFIX = 'whsec_';
+const MIN_SECRET_LENGTH = 24;
+const MAX_SECRET_LENGTH = 256;
 
 export function generateWebhookSecret(): string {
   return `${GENERATED_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;

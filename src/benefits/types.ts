@@ -1,4 +1,9 @@
-import type { BenefitEntry, BenefitsInformation, CheckConfidence, Warning } from '../checks/schema.ts';
+import type {
+  BenefitEntry,
+  BenefitsInformation,
+  CheckConfidence,
+  Warning,
+} from '../contract/check-response.ts';
 
 export interface InterpretInput {
   benefitsInformation: BenefitsInformation[];

@@ -14,7 +14,7 @@ import type {
   ResponseSubscriber,
   SubscriberTraceNumber,
   Warning,
-} from '../checks/schema.ts';
+} from '../contract/check-response.ts';
 
 /** Separators read from the ISA segment. `repetition` is null in 4010 (ISA11 = `U`). */
 export interface Delimiters {

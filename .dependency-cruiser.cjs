@@ -1,0 +1,123 @@
+/**
+ * The import rules of src/ (design.md "Layout"): imports flow one way, cli → server → portal/api → checks,
+ * webhooks, workers → payers → x12, benefits → contract, with store beside them as the data-access layer.
+ * `npm run check` runs `depcruise src`; test/architecture.test.ts runs the same rules, on src/ and on a
+ * planted violation of each kind.
+ *
+ * MAY_IMPORT lists, for each part of src/, the other parts it may import; anything else is an error. A part
+ * may list only parts above it, so the allowed graph has no cycle and no cycle between folders can arise;
+ * the `no-circular` rule forbids cycles between files, type-only imports included.
+ */
+
+/** Files at the top of src/ that every layer above the pure cores may import. */
+const SHARED = ['config', 'ids', 'log', 'paths'];
+
+/** What the parts between the cores and the HTTP layers (checks, webhooks, tenancy, workers) build on. */
+const FOUNDATION = ['payers', 'x12', 'benefits', 'contract', 'store', ...SHARED];
+/** What the HTTP layers (api, portal) build on. */
+const DOMAIN = ['checks', 'webhooks', 'tenancy', 'workers', 'metrics', ...FOUNDATION];
+
+/** Part of src/ (a folder, or a file at the top of src/ without `.ts`) → parts it may import besides itself. */
+const MAY_IMPORT = {
+  // The spec's request/result types and schemas: a leaf.
+  contract: [],
+  // Pure cores (no I/O): only the contract and each other, one way (benefits reads x12, never the reverse).
+  x12: ['contract'],
+  benefits: ['contract', 'x12'],
+  // Is ELIG_SECRET_KEY random enough? A pure estimate that configuration validation asks.
+  'secret-strength': [],
+  config: ['secret-strength'],
+  ids: [],
+  log: [],
+  paths: [],
+  // The data-access layer, beside the others: it knows no caller.
+  store: ['contract', ...SHARED],
+  payers: ['x12', 'benefits', 'contract', 'store', ...SHARED],
+  checks: FOUNDATION,
+  webhooks: FOUNDATION,
+  // Organizations, API keys, portal users and sessions, and the admin operations over them.
+  tenancy: ['webhooks', ...FOUNDATION],
+  workers: ['checks', 'webhooks', ...FOUNDATION],
+  metrics: ['contract', 'store', ...SHARED],
+  api: DOMAIN,
+  // The portal reuses the API's key authenticator (to forget a revoked key at once); never the reverse.
+  portal: ['api', ...DOMAIN],
+  server: ['portal', 'api', ...DOMAIN],
+  cli: ['server', 'portal', 'api', ...DOMAIN],
+};
+
+const declared = [];
+for (const [name, allowed] of Object.entries(MAY_IMPORT)) {
+  const later = allowed.filter((other) => !declared.includes(other));
+  if (later.length) throw new Error(`MAY_IMPORT: ${name} lists ${later.join(', ')}, not above it`);
+  declared.push(name);
+}
+
+/** Parts that may import no package and no Node module: typebox alone for the contract. */
+const PURE = { contract: ['typebox'], x12: [], benefits: [] };
+
+const part = (name) => `^src/${name}(/|\\.ts$)`;
+const anyOf = (names) => (names.length ? `^src/(${names.join('|')})(/|\\.ts$)` : '^$');
+
+const layerRules = Object.entries(MAY_IMPORT).map(([name, allowed]) => ({
+  name: `layers:${name}`,
+  severity: 'error',
+  comment: allowed.length
+    ? `src/${name} may import only ${allowed.join(', ')} (see MAY_IMPORT in .dependency-cruiser.cjs and design.md)`
+    : `src/${name} imports nothing else in src/`,
+  from: { path: part(name) },
+  to: { path: '^src/', pathNot: anyOf([name, ...allowed]) },
+}));
+
+const pureRules = Object.entries(PURE).map(([name, packages]) => ({
+  name: `pure:${name}`,
+  severity: 'error',
+  comment: packages.length
+    ? `src/${name} may use no package but ${packages.join(', ')} and no Node module`
+    : `src/${name} is a pure core: no package, no Node module (no I/O)`,
+  from: { path: part(name) },
+  to: {
+    dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+    ...(packages.length ? { pathNot: `^node_modules/(${packages.join('|')})/` } : {}),
+  },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycle between files (type-only imports count too).',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      comment: 'Every import resolves to a file or an installed package.',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'layers:unknown',
+      severity: 'error',
+      comment: 'Every part of src/ has a place in MAY_IMPORT (.dependency-cruiser.cjs).',
+      from: { path: '^src/', pathNot: anyOf(Object.keys(MAY_IMPORT)) },
+      to: {},
+    },
+    ...layerRules,
+    ...pureRules,
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: '^node_modules' },
+    // typebox publishes ESM only: resolve package exports the way Node does for `import`.
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.mjs', '.js', '.cjs', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,83 @@
+/**
+ * The import rules of .dependency-cruiser.cjs (the layering of design.md, no cycles) hold for src/, and
+ * each kind of violation is caught when it is planted in a scratch tree.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const config = join(root, '.dependency-cruiser.cjs');
+const depcruise = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+
+interface Violation {
+  from: string;
+  to: string;
+  rule: { name: string; severity: string };
+}
+
+function cruise(cwd: string): Violation[] {
+  const run = spawnSync(process.execPath, [depcruise, '--config', config, '--output-type', 'json', 'src'], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assert.ok(run.stdout, `depcruise printed nothing: ${run.stderr}`);
+  return JSON.parse(run.stdout).summary.violations;
+}
+
+test('src/ keeps the layering of design.md and has no import cycle', () => {
+  const violations = cruise(root);
+  assert.deepEqual(
+    violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`),
+    [],
+    'run `npx depcruise src` for the details',
+  );
+});
+
+test('each kind of violation is caught', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'elig-layers-'));
+  const files: Record<string, string> = {
+    'tsconfig.json': '{"compilerOptions": {"allowImportingTsExtensions": true, "noEmit": true}}',
+    'src/ids.ts': 'export const id = 1;\n',
+    // A pure core reaching up into checks/, and using a Node module.
+    'src/x12/parse.ts': "import { submit } from '../checks/submit.ts';\nexport const parse = submit;\n",
+    'src/benefits/read.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+    'src/checks/submit.ts': "import { id } from '../ids.ts';\nexport const submit = id;\n",
+    // The contract importing something of src/.
+    'src/contract/request.ts': "import { id } from '../ids.ts';\nexport const request = id;\n",
+    // webhooks/ importing workers/ (the wrong way along the layers).
+    'src/webhooks/send.ts': "import { run } from '../workers/run.ts';\nexport const send = run;\n",
+    'src/workers/run.ts': 'export const run = 1;\n',
+    // A cycle between two files, one side type-only (reported once, from the first file).
+    'src/api/app.ts':
+      "import { route } from './route.ts';\nexport interface App { n: number }\nexport const app = route;\n",
+    'src/api/route.ts': "import type { App } from './app.ts';\nexport const route = (a: App) => a.n;\n",
+    // A folder the rules do not know.
+    'src/misc/helper.ts': "import { id } from '../ids.ts';\nexport const helper = id;\n",
+  };
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    const found = new Set(cruise(dir).map((v) => `${v.rule.name}: ${v.from}`));
+    for (const expected of [
+      'layers:x12: src/x12/parse.ts',
+      'pure:benefits: src/benefits/read.ts',
+      'layers:contract: src/contract/request.ts',
+      'layers:webhooks: src/webhooks/send.ts',
+      'no-circular: src/api/app.ts',
+      'layers:unknown: src/misc/helper.ts',
+    ]) {
+      assert.ok(found.has(expected), `${expected} not reported; reported: ${[...found].join('; ')}`);
+    }
+    assert.equal(found.size, 6, [...found].join('; '));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
