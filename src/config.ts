@@ -15,6 +15,7 @@ export const ConfigSchema = Type.Object({
   dataDir: Type.String({ minLength: 1 }),
   databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   databaseSchema: Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' }),
+  dbRequestBudgetMs: Int(100, 600_000),
   secretKey: Type.Optional(Type.String({ minLength: 32 })),
   sandboxLatencyMs: Type.Optional(Int(0, 600_000)),
   allowPrivateWebhooks: Type.Boolean(),
@@ -86,6 +87,13 @@ export const CONFIG_DOCS: EnvVar[] = [
     kind: 'string',
     default: 'public',
     doc: 'PostgreSQL schema holding the tables (created if missing).',
+  },
+  {
+    name: 'DB_REQUEST_BUDGET_MS',
+    key: 'dbRequestBudgetMs',
+    kind: 'int',
+    default: '3000',
+    doc: 'PostgreSQL: how long one query or transaction may take, from waiting for a connection to the last answer, before it is given up (the API answers 503 with `Retry-After`; the server cancels the statement). Also bounds `/readyz`. Migrations are not bounded.',
   },
   {
     name: 'ELIG_SECRET_KEY',

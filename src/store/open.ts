@@ -12,11 +12,14 @@ export interface Store {
 }
 
 export async function openStore(
-  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> &
+    Partial<Pick<Config, 'dbRequestBudgetMs'>>,
   pglite: PgliteOptions = {},
 ): Promise<Store> {
   if (config.databaseUrl) {
-    const db = await openPostgres(config.databaseUrl, config.databaseSchema);
+    const db = await openPostgres(config.databaseUrl, config.databaseSchema, {
+      budgetMs: config.dbRequestBudgetMs,
+    });
     await migrate(db);
     return { db, close: () => db.close() };
   }
