@@ -67,7 +67,10 @@ export interface StartOptions {
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const roles = options.roles ?? { api: true, worker: true };
   const log = createLogger(config.logLevel, options.logDestination);
-  const store = await openStore(config, { initInChildProcess: options.initStoreInChildProcess });
+  const store = await openStore(config, {
+    initInChildProcess: options.initStoreInChildProcess,
+    log: log.child({ component: 'store' }),
+  });
   const stops: (() => Promise<void>)[] = [];
   try {
     const master = config.secretKey ?? loadOrCreateMasterSecret(config.dataDir);
@@ -155,6 +158,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
           registry: metrics.registry,
         },
         metricsToken: config.metricsToken,
+        dbRequestBudgetMs: config.dbRequestBudgetMs,
         rateLimits: {
           submit: { ratePerSecond: config.rateLimitSubmit, burst: config.rateLimitSubmit * 2 },
           status: { ratePerSecond: config.rateLimitStatus, burst: config.rateLimitStatus * 2 },

@@ -157,3 +157,12 @@ export const sessions = pgTable('sessions', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Readiness writes here (one row, upserted): a committed write is the only proof that the database can
+ * still write (read-only after a failover, a failed WAL write). See src/store/readiness.ts.
+ */
+export const heartbeat = pgTable('heartbeat', {
+  id: integer('id').primaryKey(),
+  probedAt: timestamp('probed_at', { withTimezone: true }).notNull(),
+});
