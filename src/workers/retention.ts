@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Db } from '../store/db.ts';
+import { createFaultReporter } from '../store/faults.ts';
 
 const BATCH = 500;
 
@@ -54,6 +55,7 @@ export function startRetention(
 ): () => Promise<void> {
   let running: Promise<void> | undefined;
   let stopped = false;
+  const reportFault = createFaultReporter(log);
   let endPause: (() => void) | undefined;
   const pause = () =>
     new Promise<void>((resolve) => {
@@ -77,7 +79,7 @@ export function startRetention(
         }
         if (purged) log.info({ purged }, 'retention purge');
       } catch (err) {
-        log.warn({ err }, 'retention purge failed; will retry');
+        if (!reportFault(err, 'retention purge')) log.warn({ err }, 'retention purge failed; will retry');
       } finally {
         running = undefined;
       }
