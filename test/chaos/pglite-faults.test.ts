@@ -33,6 +33,7 @@ import {
   assertUnavailable,
   BUDGET_MS,
   notReady,
+  summary,
   timedApi,
 } from '../helpers/outage.ts';
 import { sandboxRequest } from '../helpers/service.ts';
@@ -46,6 +47,7 @@ before(() => {
 });
 after(() => {
   rmSync(root, { recursive: true, force: true });
+  console.log(`pglite-faults: ${summary()}`);
 });
 
 async function startServe(dataDir: string, env: Record<string, string> = {}) {

@@ -27,7 +27,17 @@ export async function timedFetch(url: string, init: RequestInit = {}): Promise<T
   return { status: res.status, body, retryAfter: res.headers.get('retry-after'), ms: performance.now() - t0 };
 }
 
+/** How long each 503 took, by what was asked, for the summary a test file prints. */
+export const answered: { what: string; ms: number }[] = [];
+
+export function summary(): string {
+  const ms = answered.map((a) => a.ms).sort((a, b) => a - b);
+  const slowest = answered.reduce((a, b) => (b.ms > a.ms ? b : a), { what: '-', ms: 0 });
+  return `${answered.length} answers 503 with Retry-After; median ${Math.round(ms[ms.length >> 1] ?? 0)} ms, slowest ${Math.round(slowest.ms)} ms (${slowest.what}); budget ${BUDGET_MS} ms`;
+}
+
 export function assertUnavailable(r: Timed, what: string, budgetMs = BUDGET_MS): void {
+  answered.push({ what, ms: r.ms });
   assert.equal(r.status, 503, `${what}: ${r.status} ${JSON.stringify(r.body)}`);
   assert.equal(r.body.code, 'InternalFailureException', what);
   assert.match(r.retryAfter ?? '', /^\d+$/, `${what}: Retry-After`);
