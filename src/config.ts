@@ -64,6 +64,12 @@ export const ConfigSchema = Type.Object({
     default: 'public',
     description: 'PostgreSQL schema holding the tables (created if missing).',
   }),
+  dbRequestBudgetMs: Int(100, 600_000, {
+    env: 'DB_REQUEST_BUDGET_MS',
+    default: 3000,
+    description:
+      'PostgreSQL: how long one query or transaction may take, from waiting for a connection to the last answer, before it is given up (the API answers 503 with `Retry-After`; the server cancels the statement). Also bounds `/readyz`. Migrations are not bounded.',
+  }),
   secretKey: Type.Optional(
     Type.String({
       minLength: 32,

@@ -67,7 +67,10 @@ export interface StartOptions {
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const roles = options.roles ?? { api: true, worker: true };
   const log = createLogger(config.logLevel, options.logDestination);
-  const store = await openStore(config, { initInChildProcess: options.initStoreInChildProcess });
+  const store = await openStore(config, {
+    initInChildProcess: options.initStoreInChildProcess,
+    log: log.child({ component: 'store' }),
+  });
   if (store.madePrivate) {
     log.warn({ paths: store.madePrivate }, 'data directory was readable by other users; made it private');
   }
@@ -166,6 +169,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
           idleMs: config.httpIdleTimeoutMs,
           keepAliveMs: config.httpKeepAliveTimeoutMs,
         },
+        dbRequestBudgetMs: config.dbRequestBudgetMs,
         rateLimits: {
           submit: { ratePerSecond: config.rateLimitSubmit, burst: config.rateLimitSubmit * 2 },
           status: { ratePerSecond: config.rateLimitStatus, burst: config.rateLimitStatus * 2 },

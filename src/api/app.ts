@@ -10,8 +10,9 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
-import { DatabaseUnavailableError, type Db } from '../store/db.ts';
+import { DatabaseUnavailableError, type Db, DEFAULT_BUDGET_MS } from '../store/db.ts';
 import { createCoalescingNotifier, type Notifier } from '../store/notifier.ts';
+import { createReadinessProbe } from '../store/readiness.ts';
 import { ApiKeyAuthenticator } from './auth.ts';
 import {
   closeConnectionsWithUnreadBodies,
@@ -19,7 +20,7 @@ import {
   type HttpTimeouts,
   timeoutOptions,
 } from './connection-limits.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, unavailable } from './errors.ts';
 import { registerOpenApi } from './openapi.ts';
 import { type RateLimit, RateLimiter } from './rate-limit.ts';
 import { registerStatus } from './routes/eligibility_status.ts';
@@ -51,6 +52,8 @@ export interface AppOptions {
   version: string;
   metrics?: AppMetrics;
   rateLimits: { submit: RateLimit; status: RateLimit };
+  /** Bounds `/readyz` (DB_REQUEST_BUDGET_MS); the store bounds the other requests' database work. */
+  dbRequestBudgetMs?: number;
   /** When set, `/metrics` requires `Authorization: Bearer <token>`. */
   metricsToken?: string;
   /**
@@ -97,17 +100,15 @@ export async function buildApp(
   if (opts.metrics) app.decorate('metrics', opts.metrics);
   const auth = new ApiKeyAuthenticator(opts.db, opts.apiKeyPepper);
 
-  app.setErrorHandler((err: FastifyError | ApiError | Error, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | ApiError | Error, request, reply) => {
+    let err = thrown;
+    if (err instanceof DatabaseUnavailableError) {
+      request.log.warn({ reason: err.reason }, 'database unavailable');
+      err = unavailable();
+    }
     if (err instanceof ApiError) {
       if (err.statusCode === 429) opts.metrics?.throttled(request.routeOptions.url ?? 'unknown');
       return reply.code(err.statusCode).headers(err.headers).send(err.toBody());
-    }
-    if (err instanceof DatabaseUnavailableError) {
-      request.log.warn('database unavailable');
-      return reply.code(503).header('retry-after', '5').send({
-        code: 'InternalFailureException',
-        message: 'The service is temporarily unavailable. Retry shortly.',
-      });
     }
     const fe = err as FastifyError;
     const status = fe.statusCode ?? 500;
@@ -151,7 +152,7 @@ export async function buildApp(
   });
 
   await registerOpenApi(app, opts.version);
-  registerHealth(app);
+  registerHealth(app, createReadinessProbe(opts.db, opts.dbRequestBudgetMs ?? DEFAULT_BUDGET_MS));
   registerSubmit(app, auth, new RateLimiter(opts.rateLimits.submit));
   registerStatus(app, auth, new RateLimiter(opts.rateLimits.status));
   if (opts.metrics) registerMetrics(app, opts.metrics, opts.metricsToken);

@@ -13,6 +13,9 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** What a 503 tells clients to wait: about how long a failover or a reconnect takes. */
+export const RETRY_AFTER_SECONDS = 5;
+
 export const ErrorBody = Type.Object(
   {
     code: Type.Enum(ERROR_CODES),
@@ -44,3 +47,6 @@ export const accessDenied = (message: string) => new ApiError(403, 'AccessDenied
 export const notFound = (message: string) => new ApiError(404, 'ResourceNotFoundException', message);
 export const validation = (message: string, statusCode = 400) =>
   new ApiError(statusCode, 'ValidationException', message);
+/** The database (or another dependency) cannot serve the request now: 503 with Retry-After, never a hang. */
+export const unavailable = (message = 'The service is temporarily unavailable. Retry shortly.') =>
+  new ApiError(503, 'InternalFailureException', message, { 'retry-after': String(RETRY_AFTER_SECONDS) });

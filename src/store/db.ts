@@ -1,14 +1,11 @@
 /**
- * One small database interface over the two engines we run on: PGlite (embedded, one process) and
- * PostgreSQL (node-postgres pool, many processes). The same SQL runs on both.
+ * One small database interface over the two engines we run on: PGlite (embedded, one process; see
+ * pglite.ts) and PostgreSQL (node-postgres pool, many processes; here). The same SQL runs on both.
  */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { projectPath } from '../paths.ts';
-import { PrivateNodeFS } from './private-nodefs.mjs';
+import { DatabaseUnavailableError, FaultLatch, translate } from './faults.ts';
+
+export { DatabaseUnavailableError } from './faults.ts';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -19,125 +16,127 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
 }
 
+export interface TransactionOptions {
+  /** No time budget: for migrations, whose DDL on a large table may take minutes. */
+  unbounded?: boolean;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Subscribe to NOTIFY on a channel; returns an unsubscribe function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload?: string): Promise<void>;
+  /**
+   * Why writes are failing or about to (a recent disk-full or out-of-resources error; on PGlite also a
+   * nearly full data disk, or a stopped database), for readiness; undefined when there is no such sign.
+   */
+  storageFault(): Promise<DatabaseUnavailableError | undefined>;
   close(): Promise<void>;
 }
 
-export class DatabaseUnavailableError extends Error {
-  override name = 'DatabaseUnavailableError';
-}
+/** The default of DB_REQUEST_BUDGET_MS (src/config.ts). */
+export const DEFAULT_BUDGET_MS = 3000;
 
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
 const LISTEN_RETRY_MIN_MS = 1000;
 const LISTEN_RETRY_MAX_MS = 10_000;
 
-/**
- * PGlite's defaults size shared buffers for a server (160 MB of WebAssembly memory, all of it resident);
- * one embedded process serving a practice needs far less, and the OS page cache is still there.
- */
-export const PGLITE_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
+/** node-postgres reads a per-query `query_timeout` (client side) that its types do not declare. */
+const timed = (text: string, values: unknown[], timeoutMs?: number): pg.QueryConfig =>
+  ({ text, values, ...(timeoutMs ? { query_timeout: timeoutMs } : {}) }) as pg.QueryConfig;
 
-export interface PgliteOptions {
+export interface PostgresOptions {
+  poolSize?: number;
   /**
-   * Run initdb for a new data directory in a child process, so its memory leaves with that process
-   * (long-running servers; about 400 MB otherwise kept for the life of the process).
+   * How long one statement, or one transaction, may take from asking the pool for a connection to the
+   * last answer. Past it the caller gets DatabaseUnavailableError('timeout') and the connection is
+   * discarded; the server cancels the statement too (statement_timeout), rather than work for no one.
    */
-  initInChildProcess?: boolean;
+  budgetMs?: number;
 }
 
-export async function openPglite(dataDir: string | undefined, options: PgliteOptions = {}): Promise<Db> {
-  if (dataDir && options.initInChildProcess && !existsSync(join(dataDir, 'PG_VERSION'))) {
-    await initPgliteInChild(dataDir);
-  }
-  // PrivateNodeFS: the files hold PHI, so no mode PGlite sets may open them to other users.
-  const lite = await PGlite.create({
-    ...(dataDir ? { fs: new PrivateNodeFS(dataDir) } : {}),
-    postgresqlconf: PGLITE_SETTINGS,
-  });
-  const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
-    async query<T>(sql: string, params: unknown[] = []) {
-      const r = await q.query<T>(sql, params);
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-    },
-  });
-  const base = wrap(lite);
-  return {
-    kind: 'pglite',
-    query: base.query,
-    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
-    async listen(channel, onNotify) {
-      if (!CHANNEL_NAME.test(channel)) throw new Error('invalid channel name');
-      return lite.listen(channel, onNotify);
-    },
-    async notify(channel, payload = '') {
-      await lite.query('SELECT pg_notify($1, $2)', [channel, payload]);
-    },
-    async close() {
-      await lite.close();
-    },
-  };
-}
-
-function initPgliteInChild(dataDir: string): Promise<void> {
-  const script = projectPath('src', 'store', 'pglite-init.mjs');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, dataDir], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve()
-        : reject(
-            new Error(`creating the PGlite database in ${dataDir} failed (exit ${code}): ${stderr.trim()}`),
-          ),
-    );
-  });
-}
-
-export async function openPostgres(url: string, schema: string, poolSize = 10): Promise<Db> {
+export async function openPostgres(url: string, schema: string, options: PostgresOptions = {}): Promise<Db> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
-  const setup = new pg.Client({ connectionString: url });
-  await setup.connect();
+  const { poolSize = 10, budgetMs = DEFAULT_BUDGET_MS } = options;
+  const setup = new pg.Client({ connectionString: url, connectionTimeoutMillis: budgetMs });
   try {
+    await setup.connect();
     await setup.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   } catch (err) {
     // Two processes creating the schema at once: IF NOT EXISTS still races in the catalog (23505/42P06).
     const code = (err as { code?: string }).code;
     if (code !== '23505' && code !== '42P06') throw translate(err);
   } finally {
-    await setup.end();
+    await setup.end().catch(() => {});
   }
   const clientConfig = {
     connectionString: url,
     options: `-c search_path="${schema}"`,
     // Lets operators (and the chaos tests) tell this service's connections apart: `elig:<schema>`.
     application_name: `elig:${schema}`,
-    connectionTimeoutMillis: 5000,
-    query_timeout: 30_000,
+    // Bounds opening a connection, and (in the pool) waiting for a free one.
+    connectionTimeoutMillis: budgetMs,
+    statement_timeout: budgetMs,
   };
   const pool = new pg.Pool({ ...clientConfig, max: poolSize, idleTimeoutMillis: 30_000 });
   // A client that loses its backend (server restart, pg_terminate_backend) may emit 'error' when no one
-  // listens (idle, or after pool.query released it): that must not crash the process. The pool's own
-  // listeners still remove broken clients; queries in flight fail and are translated below.
+  // listens (idle, or released): that must not crash the process. The pool's own listeners still remove
+  // broken idle clients; queries in flight fail and are translated below.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const run = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params: unknown[] = []) => {
+  const latch = new FaultLatch();
+  /** One statement on a checked-out client, within what is left of `deadline` (none: unbounded). */
+  const send = async <T>(client: pg.PoolClient, sql: string, params: unknown[], deadline?: number) => {
+    const left = deadline === undefined ? undefined : deadline - Date.now();
+    if (left !== undefined && left <= 0) throw new DatabaseUnavailableError('timeout');
     let r: pg.QueryResult;
     try {
-      r = await q.query(sql, params as unknown[]);
+      r = await client.query(timed(sql, params, left));
     } catch (err) {
       throw translate(err);
     }
     nudgeListener();
     return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
+  };
+  /**
+   * Runs `fn` on a client of its own. A client that failed with an unavailable error (lost, timed out
+   * with a statement still running, or on a read-only server after a failover) is destroyed rather than
+   * pooled, so the next query gets a fresh connection.
+   */
+  const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (err) {
+      throw translate(err);
+    }
+    // The pool listens for errors only on idle clients: keep a checked-out client's, to destroy it.
+    let broken: unknown;
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
+    try {
+      return await fn(client);
+    } catch (err) {
+      const failure = translate(broken ?? err);
+      latch.note(failure);
+      if (failure instanceof DatabaseUnavailableError) broken ??= failure;
+      throw failure;
+    } finally {
+      if (broken) {
+        // Destroyed, not pooled: keep the listener, node-postgres may emit more errors while it closes.
+        client.release(broken as Error);
+      } else {
+        client.off('error', onError);
+        client.release();
+      }
+    }
+  };
+  const query = <T>(sql: string, params: unknown[] = []) => {
+    const deadline = Date.now() + budgetMs;
+    return withClient((client) => send<T>(client, sql, params, deadline));
   };
   // One LISTEN connection per process. When it is lost (node-postgres may emit 'error' more than once for
   // one loss), the old client is ended and exactly one reconnect is scheduled, retrying with a backoff
@@ -211,41 +210,23 @@ export async function openPostgres(url: string, schema: string, poolSize = 10): 
   };
   return {
     kind: 'postgres',
-    query: (sql, params) => run(pool, sql, params),
-    async transaction(fn) {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (err) {
-        throw translate(err);
-      }
-      // The pool listens for errors only on idle clients: while checked out, a lost backend would emit an
-      // unhandled 'error' and kill the process. Keep the error, and destroy the client on release.
-      let broken: Error | undefined;
-      const onError = (err: Error) => {
-        broken = err;
-      };
-      client.on('error', onError);
-      try {
-        await client.query('BEGIN');
-        const result = await fn({ query: (sql, params) => run(client, sql, params) });
-        await client.query('COMMIT');
-        nudgeListener();
-        return result;
-      } catch (err) {
-        const failure = translate(broken ?? err);
-        if (failure instanceof DatabaseUnavailableError) broken ??= failure;
-        else await client.query('ROLLBACK').catch(() => {});
-        throw failure;
-      } finally {
-        if (broken) {
-          // Destroyed, not pooled: keep the listener, node-postgres may emit more errors while it closes.
-          client.release(broken);
-        } else {
-          client.off('error', onError);
-          client.release();
+    query,
+    transaction: (fn, options = {}) => {
+      const deadline = options.unbounded ? undefined : Date.now() + budgetMs;
+      return withClient(async (client) => {
+        await send(client, 'BEGIN', [], deadline);
+        try {
+          if (options.unbounded) await send(client, 'SET LOCAL statement_timeout = 0', []);
+          const result = await fn({ query: (sql, params = []) => send(client, sql, params, deadline) });
+          await send(client, 'COMMIT', [], deadline);
+          return result;
+        } catch (err) {
+          if (!(translate(err) instanceof DatabaseUnavailableError)) {
+            await client.query(timed('ROLLBACK', [], budgetMs)).catch(() => {});
+          }
+          throw err;
         }
-      }
+      });
     },
     async listen(channel, onNotify) {
       if (!CHANNEL_NAME.test(channel)) throw new Error('invalid channel name');
@@ -269,7 +250,10 @@ export async function openPostgres(url: string, schema: string, poolSize = 10): 
       };
     },
     async notify(channel, payload = '') {
-      await run(pool, 'SELECT pg_notify($1, $2)', [channel, payload]);
+      await query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    async storageFault() {
+      return latch.current();
     },
     async close() {
       closed = true;
@@ -279,30 +263,4 @@ export async function openPostgres(url: string, schema: string, poolSize = 10): 
       await pool.end();
     },
   };
-}
-
-/** Connection-level failures become DatabaseUnavailableError so the API can answer 503, not 500. */
-function translate(err: unknown): unknown {
-  const code = (err as { code?: string }).code ?? '';
-  const message = (err as Error).message ?? '';
-  if (
-    [
-      'ECONNREFUSED',
-      'ECONNRESET',
-      'ETIMEDOUT',
-      'EPIPE',
-      '57P01',
-      '57P02',
-      '57P03',
-      '08000',
-      '08003',
-      '08006',
-    ].includes(code) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
-      message,
-    )
-  ) {
-    return new DatabaseUnavailableError('database unavailable');
-  }
-  return err;
 }

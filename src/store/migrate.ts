@@ -16,24 +16,27 @@ interface Journal {
 
 export async function migrate(db: Db): Promise<{ applied: string[] }> {
   const journal = JSON.parse(readFileSync(`${MIGRATIONS_DIR}meta/_journal.json`, 'utf8')) as Journal;
-  return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
-    await tx.query(
-      'CREATE TABLE IF NOT EXISTS elig_migrations (tag text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    const done = new Set(
-      (await tx.query<{ tag: string }>('SELECT tag FROM elig_migrations')).rows.map((r) => r.tag),
-    );
-    const applied: string[] = [];
-    for (const entry of [...journal.entries].sort((a, b) => a.idx - b.idx)) {
-      if (done.has(entry.tag)) continue;
-      const text = readFileSync(`${MIGRATIONS_DIR}${entry.tag}.sql`, 'utf8');
-      for (const statement of text.split('--> statement-breakpoint')) {
-        if (statement.trim()) await tx.query(statement);
+  return db.transaction(
+    async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+      await tx.query(
+        'CREATE TABLE IF NOT EXISTS elig_migrations (tag text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      const done = new Set(
+        (await tx.query<{ tag: string }>('SELECT tag FROM elig_migrations')).rows.map((r) => r.tag),
+      );
+      const applied: string[] = [];
+      for (const entry of [...journal.entries].sort((a, b) => a.idx - b.idx)) {
+        if (done.has(entry.tag)) continue;
+        const text = readFileSync(`${MIGRATIONS_DIR}${entry.tag}.sql`, 'utf8');
+        for (const statement of text.split('--> statement-breakpoint')) {
+          if (statement.trim()) await tx.query(statement);
+        }
+        await tx.query('INSERT INTO elig_migrations (tag) VALUES ($1)', [entry.tag]);
+        applied.push(entry.tag);
       }
-      await tx.query('INSERT INTO elig_migrations (tag) VALUES ($1)', [entry.tag]);
-      applied.push(entry.tag);
-    }
-    return { applied };
-  });
+      return { applied };
+    },
+    { unbounded: true },
+  );
 }

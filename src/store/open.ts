@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import { acquireDataDirLock, type DataDirLock } from './datadir-lock.ts';
-import { type Db, openPglite, openPostgres, type PgliteOptions } from './db.ts';
+import { type Db, openPostgres } from './db.ts';
 import { migrate } from './migrate.ts';
+import { openPglite, type PgliteOptions } from './pglite.ts';
 import { makeDataDirPrivate } from './private-dir.ts';
 
 export interface Store {
@@ -15,11 +16,14 @@ export interface Store {
 }
 
 export async function openStore(
-  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> &
+    Partial<Pick<Config, 'dbRequestBudgetMs'>>,
   pglite: PgliteOptions = {},
 ): Promise<Store> {
   if (config.databaseUrl) {
-    const db = await openPostgres(config.databaseUrl, config.databaseSchema);
+    const db = await openPostgres(config.databaseUrl, config.databaseSchema, {
+      budgetMs: config.dbRequestBudgetMs,
+    });
     await migrate(db);
     return { db, close: () => db.close() };
   }

@@ -174,3 +174,12 @@ export const loginAttempts = pgTable(
   // Pruning finds forgotten rows without scanning the table.
   (t) => [index('login_attempts_last_attempt_idx').on(t.lastAttemptAt)],
 );
+
+/**
+ * Readiness writes here (one row, upserted): a committed write is the only proof that the database can
+ * still write (read-only after a failover, a failed WAL write). See src/store/readiness.ts.
+ */
+export const heartbeat = pgTable('heartbeat', {
+  id: integer('id').primaryKey(),
+  probedAt: timestamp('probed_at', { withTimezone: true }).notNull(),
+});

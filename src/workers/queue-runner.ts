@@ -7,6 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Db } from '../store/db.ts';
+import { createFaultReporter } from '../store/faults.ts';
 
 export interface QueueRunnerOptions<Row extends { id: string }> {
   db: Db;
@@ -27,8 +28,11 @@ export class QueueRunner<Row extends { id: string }> {
   private loopDone: Promise<void> | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   private readonly shutdown = new AbortController();
+  /** While the database is unavailable every claim and many handlers fail: one log line per interval. */
+  private readonly reportFault: (err: unknown, what: string) => boolean;
 
   constructor(private readonly opts: QueueRunnerOptions<Row>) {
+    this.reportFault = createFaultReporter(opts.log);
     // Every in-flight handler may listen on the shutdown signal (e.g. while waiting for a payer slot).
     setMaxListeners(opts.concurrency + 16, this.shutdown.signal);
   }
@@ -73,7 +77,9 @@ export class QueueRunner<Row extends { id: string }> {
         try {
           claimed = await this.opts.claim(free);
         } catch (err) {
-          this.opts.log.warn({ err }, 'claiming work failed; will retry');
+          if (!this.reportFault(err, 'claiming work')) {
+            this.opts.log.warn({ err }, 'claiming work failed; will retry');
+          }
         }
         for (const row of claimed) this.run(row);
       }
@@ -103,12 +109,13 @@ export class QueueRunner<Row extends { id: string }> {
   private run(row: Row): void {
     const task = this.opts
       .handle(row, this.shutdown.signal)
-      .catch((err) =>
+      .catch((err) => {
+        if (this.reportFault(err, 'handling a claimed row')) return; // its lease expires: retried later
         this.opts.log.error(
           { err, id: row.id },
           'handling failed; the lease will expire and the row be retried',
-        ),
-      )
+        );
+      })
       .finally(() => {
         this.inFlight.delete(row.id);
         this.wake();

@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { Db } from '../store/db.ts';
+import { createFaultReporter } from '../store/faults.ts';
 import { pruneLoginAttempts } from '../store/login-attempts.ts';
 
 const BATCH = 500;
@@ -56,6 +57,7 @@ export function startRetention(
 ): () => Promise<void> {
   let running: Promise<void> | undefined;
   let stopped = false;
+  const reportFault = createFaultReporter(log);
   let endPause: (() => void) | undefined;
   const pause = () =>
     new Promise<void>((resolve) => {
@@ -81,7 +83,7 @@ export function startRetention(
         // Sign-in throttle rows nobody has touched for an hour are forgotten anyway: drop them.
         if (!stopped) await pruneLoginAttempts(db, new Date());
       } catch (err) {
-        log.warn({ err }, 'retention purge failed; will retry');
+        if (!reportFault(err, 'retention purge')) log.warn({ err }, 'retention purge failed; will retry');
       } finally {
         running = undefined;
       }

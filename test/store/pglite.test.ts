@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openPglite } from '../../src/store/db.ts';
+import { openPglite } from '../../src/store/pglite.ts';
 
 test('a new data directory is created by a child process and then opened with small shared buffers', async () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'elig-pglite-')), 'pg');

@@ -1,17 +1,26 @@
-/** Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the database answers). */
+/**
+ * Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the database answers and can write,
+ * within DB_REQUEST_BUDGET_MS; see src/store/readiness.ts).
+ */
 import type { FastifyInstance } from 'fastify';
+import type { Readiness } from '../../store/readiness.ts';
+import { unavailable } from '../errors.ts';
 
-export function registerHealth(app: FastifyInstance): void {
+const NOT_READY: Record<Exclude<Readiness, { ready: true }>['reason'], string> = {
+  unreachable: 'Database not reachable.',
+  timeout: 'Database did not answer in time.',
+  'disk-full': 'Database cannot write: disk full.',
+  resources: 'Database out of resources (memory, connections or disk).',
+  'read-only': 'Database cannot write: read-only.',
+  storage: 'Database storage failed.',
+  failed: 'Database probe failed.',
+};
+
+export function registerHealth(app: FastifyInstance, readiness: () => Promise<Readiness>): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await Promise.race([
-        app.db.query('SELECT 1'),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
-      ]);
-      return { status: 'ready' };
-    } catch {
-      return reply.code(503).send({ code: 'InternalFailureException', message: 'Database not reachable.' });
-    }
+  app.get('/readyz', { schema: { hide: true } }, async () => {
+    const state = await readiness();
+    if (!state.ready) throw unavailable(NOT_READY[state.reason]);
+    return { status: 'ready' };
   });
 }
