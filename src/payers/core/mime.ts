@@ -32,7 +32,8 @@ export function createCoreMimeConnector(config: CoreMimeConnector, deps: Connect
       });
       return readMimeAnswer(answer, request.PayloadID, now(), session.secrets());
     },
-    close: () => agent.close(),
+    // Destroy, not close: a shutdown must not wait on a gateway that hangs; in-flight calls fail as transient.
+    close: () => agent.destroy(),
   };
 }
 

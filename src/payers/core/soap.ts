@@ -64,7 +64,8 @@ export function createCoreSoapConnector(config: CoreSoapConnector, deps: Connect
       });
       return readSoapAnswer(answer, request.PayloadID, now(), session.secrets());
     },
-    close: () => agent.close(),
+    // Destroy, not close: a shutdown must not wait on a gateway that hangs; in-flight calls fail as transient.
+    close: () => agent.destroy(),
   };
 }
 
