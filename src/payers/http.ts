@@ -94,33 +94,44 @@ export async function exchange(connector: string, url: string, input: ExchangeIn
   };
 }
 
-async function readCapped(
+/**
+ * Events rather than `for await`: an async iterator costs a promise per chunk, and this runs once per
+ * check. The signal destroys a body that stalls; passing the cap destroys it at once.
+ */
+function readCapped(
   connector: string,
   body: Dispatcher.ResponseData['body'],
   maxBytes: number,
   signal: AbortSignal,
 ): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // undici ties the request's signal to the body too; this makes sure a stalled body ends with the budget.
-  const stop = () => body.destroy();
-  signal.addEventListener('abort', stop, { once: true });
-  try {
-    for await (const chunk of body) {
-      size += (chunk as Buffer).length;
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (error: Error | undefined) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      // onError stays: undici may still emit an abort on the body once the budget signal fires.
+      body.off('data', onData).off('end', onEnd);
+      if (!body.destroyed) body.destroy();
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onAbort = () => finish(budgetSpent(connector, signal));
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
       if (size > maxBytes)
-        throw new TransientPayerError(`${connector}: answer too large (over ${maxBytes} bytes)`);
-      chunks.push(chunk as Buffer);
-    }
-  } catch (err) {
-    if (err instanceof TransientPayerError) throw err;
-    throw signal.aborted ? budgetSpent(connector, signal) : connectionFailed(connector, err);
-  } finally {
-    signal.removeEventListener('abort', stop);
-    if (!body.destroyed) body.destroy();
-  }
-  if (signal.aborted) throw budgetSpent(connector, signal);
-  return Buffer.concat(chunks, size);
+        finish(new TransientPayerError(`${connector}: answer too large (over ${maxBytes} bytes)`));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(signal.aborted ? budgetSpent(connector, signal) : undefined);
+    const onError = (err: unknown) =>
+      finish(signal.aborted ? budgetSpent(connector, signal) : connectionFailed(connector, err));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    body.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 export function budgetSpent(connector: string, signal: AbortSignal): TransientPayerError {

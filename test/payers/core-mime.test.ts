@@ -59,13 +59,13 @@ describe('caqh-core-mime wire format', () => {
     }
   });
 
-  test('line breaks in a payload are kept as sent (no CRLF rewriting), both ways', async () => {
+  test('line breaks in a payload are kept as sent (no CRLF rewriting), both ways', () => {
     const payload = 'ISA*00~\nGS*HS~\r\nIEA*1*1~\r';
     const form = encodeFormData([
       ['Payload', payload],
       ['ErrorCode', 'Success'],
     ]);
-    const fields = await decodeFormData(form.body, form.contentType);
+    const fields = decodeFormData(form.body, form.contentType);
     assert.equal(fields.get('Payload'), payload);
     assert.equal(fields.get('ErrorCode'), 'Success');
   });

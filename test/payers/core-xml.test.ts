@@ -34,6 +34,7 @@ describe('parseXml', () => {
     ['two roots', '<a/><b/>', /second root/],
     ['text outside the root', '<a/>SBX1000001', /text outside the root/],
     ['repeated attribute', '<a x="1" x="2"/>', /repeated attribute/],
+    ['repeated namespace declaration', '<a xmlns:p="urn:a" xmlns:p="urn:a"/>', /repeated attribute/],
     ['unquoted attribute', '<a x=1/>', /quoted attribute value/],
     ['control character', '<a>\u0001</a>', /character XML does not allow/],
     ['nesting too deep', `${'<a>'.repeat(40)}${'</a>'.repeat(40)}`, /nested too deeply/],

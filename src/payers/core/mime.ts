@@ -57,7 +57,7 @@ export function mimeFields(r: CoreRequest, credentials?: { username: string; pas
   ]);
 }
 
-async function readMimeAnswer(answer: GatewayAnswer, payloadId: string, now: Date, secrets: string[]) {
+function readMimeAnswer(answer: GatewayAnswer, payloadId: string, now: Date, secrets: string[]): string {
   if (answer.status < 200 || answer.status >= 300) throw statusError(NAME, answer, now);
   if (answer.mediaType === 'text/html') throw htmlPage(NAME, answer.status);
   if (answer.mediaType !== 'multipart/form-data') {
@@ -65,7 +65,7 @@ async function readMimeAnswer(answer: GatewayAnswer, payloadId: string, now: Dat
   }
   let fields: Map<string, string>;
   try {
-    fields = await decodeFormData(answer.body, answer.contentType);
+    fields = decodeFormData(answer.body, answer.contentType);
   } catch (err) {
     if (err instanceof MultipartError)
       throw new TransientPayerError(`${NAME}: the answer is malformed multipart`);

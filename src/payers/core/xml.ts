@@ -45,154 +45,192 @@ const SPACE = /[ \t\r\n]*/y;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters XML 1.0 forbids.
 const ILLEGAL_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const ROOT_SCOPE: ReadonlyMap<string, string> = new Map([['xml', XML_NS]]);
+const LT = 60;
+const GT = 62;
+const SLASH = 47;
+const EQUALS = 61;
 
 export function parseXml(input: string, limits: XmlLimits = {}): XmlElement {
-  const maxDepth = limits.maxDepth ?? 32;
-  const maxElements = limits.maxElements ?? 10_000;
   const bad = ILLEGAL_CHAR.exec(input);
   if (bad) throw new XmlError('a character XML does not allow', bad.index);
-  let i = input.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const stack: XmlElement[] = [];
-  let root: XmlElement | undefined;
-  let elements = 0;
+  return new XmlReader(input, limits.maxDepth ?? 32, limits.maxElements ?? 10_000).document();
+}
 
-  const fail = (problem: string, at = i): never => {
-    throw new XmlError(problem, at);
-  };
-  const skipSpace = () => {
-    SPACE.lastIndex = i;
-    SPACE.exec(input);
-    i = SPACE.lastIndex;
-  };
-  const readName = (): string => {
-    NAME.lastIndex = i;
-    const m = NAME.exec(input);
-    if (!m) fail('a name was expected');
-    i = NAME.lastIndex;
-    return m![0];
-  };
-  const skipPast = (end: string, what: string): number => {
-    const at = input.indexOf(end, i);
-    if (at < 0) fail(`unterminated ${what}`);
-    const from = i;
-    i = at + end.length;
-    return from;
-  };
+/** One pass over the text with a cursor; methods rather than closures keep the per-element cost low. */
+class XmlReader {
+  private i: number;
+  private elements = 0;
 
-  if (input.startsWith('<?xml', i) && /[ \t\r\n?]/.test(input[i + 5] ?? '')) skipPast('?>', 'declaration');
-  while (i < input.length) {
-    const top = stack.at(-1);
-    if (!top) {
-      skipSpace();
-      if (i >= input.length) break;
-      if (input[i] !== '<') fail('text outside the root element');
-    }
-    if (input[i] !== '<') {
-      const end = input.indexOf('<', i);
-      if (end < 0) fail('unterminated element');
-      const raw = input.slice(i, end);
-      if (raw.includes(']]>')) fail("']]>' in text");
-      top!.text += decode(raw, i, fail);
-      i = end;
-      continue;
-    }
-    if (input.startsWith('<!--', i)) {
-      const from = i;
-      i += 4;
-      skipPast('-->', 'comment');
-      if (input.slice(from + 4, i - 3).includes('--')) fail("'--' inside a comment", from);
-    } else if (input.startsWith('<![CDATA[', i)) {
-      if (!top) fail('CDATA outside the root element');
-      i += 9;
-      const from = skipPast(']]>', 'CDATA section');
-      top!.text += input.slice(from, i - 3);
-    } else if (input.startsWith('<!', i)) {
-      fail(input.startsWith('<!DOCTYPE', i) ? 'DOCTYPE is not allowed' : 'unexpected markup declaration');
-    } else if (input.startsWith('<?', i)) {
-      i += 2;
-      const target = readName();
-      if (target.toLowerCase() === 'xml') fail('an XML declaration past the start');
-      skipPast('?>', 'processing instruction');
-    } else if (input.startsWith('</', i)) {
-      i += 2;
-      const name = readName();
-      skipSpace();
-      if (input[i] !== '>') fail("'>' expected");
-      i++;
-      const open = stack.pop();
-      if (!open || open.qname !== name) fail('an end tag does not match its start tag');
-    } else {
-      if (!top && root) fail('a second root element');
-      if (stack.length >= maxDepth) fail('elements nested too deeply');
-      if (++elements > maxElements) fail('too many elements');
-      i++;
-      const element = readStartTag(top?.scope);
-      if (top) top.children.push(element);
-      else root = element;
-      if (input[i] === '/') {
-        i += 2;
-      } else {
-        i++;
-        stack.push(element);
-      }
-    }
+  constructor(
+    private readonly input: string,
+    private readonly maxDepth: number,
+    private readonly maxElements: number,
+  ) {
+    this.i = input.charCodeAt(0) === 0xfeff ? 1 : 0;
   }
-  if (stack.length || !root) fail('the document ends inside an element');
-  return root!;
 
-  function readStartTag(parentScope: ReadonlyMap<string, string> | undefined): XmlElement {
-    const at = i;
-    const qname = readName();
-    const raw: { qname: string; value: string }[] = [];
-    for (;;) {
-      const before = i;
-      skipSpace();
-      if (input[i] === '>' || input.startsWith('/>', i)) break;
-      if (i === before) fail("space, '>' or '/>' expected");
-      const name = readName();
-      skipSpace();
-      if (input[i] !== '=') fail("'=' expected");
-      i++;
-      skipSpace();
-      const quote = input[i];
-      if (quote !== '"' && quote !== "'") fail('a quoted attribute value was expected');
-      const end = input.indexOf(quote!, i + 1);
-      if (end < 0) fail('unterminated attribute value');
-      const value = input.slice(i + 1, end);
-      if (value.includes('<')) fail("'<' in an attribute value", i);
-      if (raw.some((a) => a.qname === name)) fail('a repeated attribute', i);
-      raw.push({ qname: name, value: decode(value, i + 1, fail) });
-      i = end + 1;
+  document(): XmlElement {
+    const input = this.input;
+    const stack: XmlElement[] = [];
+    let root: XmlElement | undefined;
+    if (input.startsWith('<?xml', this.i) && /[ \t\r\n?]/.test(input[this.i + 5] ?? '')) {
+      this.skipPast('?>', 'declaration');
     }
-    let scope = parentScope ?? new Map([['xml', XML_NS]]);
-    const declarations = raw.filter((a) => a.qname === 'xmlns' || a.qname.startsWith('xmlns:'));
-    if (declarations.length) {
-      const own = new Map(scope);
-      for (const d of declarations) {
-        const prefix = d.qname === 'xmlns' ? '' : d.qname.slice(6);
-        if (prefix && !d.value) fail('a prefix bound to no namespace', at);
-        own.set(prefix, d.value);
+    while (this.i < input.length) {
+      const top = stack.at(-1);
+      if (!top) {
+        this.skipSpace();
+        if (this.i >= input.length) break;
+        if (input.charCodeAt(this.i) !== LT) this.fail('text outside the root element');
       }
-      scope = own;
+      const i = this.i;
+      if (input.charCodeAt(i) !== LT) {
+        const end = input.indexOf('<', i);
+        if (end < 0) this.fail('unterminated element');
+        const raw = input.slice(i, end);
+        if (raw.includes(']]>')) this.fail("']]>' in text");
+        top!.text += decode(raw, i);
+        this.i = end;
+      } else if (input.startsWith('<!--', i)) {
+        this.i += 4;
+        this.skipPast('-->', 'comment');
+        if (input.slice(i + 4, this.i - 3).includes('--')) this.fail("'--' inside a comment", i);
+      } else if (input.startsWith('<![CDATA[', i)) {
+        if (!top) this.fail('CDATA outside the root element');
+        this.i += 9;
+        const from = this.skipPast(']]>', 'CDATA section');
+        top!.text += input.slice(from, this.i - 3);
+      } else if (input.startsWith('<!', i)) {
+        this.fail(
+          input.startsWith('<!DOCTYPE', i) ? 'DOCTYPE is not allowed' : 'unexpected markup declaration',
+        );
+      } else if (input.startsWith('<?', i)) {
+        this.i += 2;
+        if (this.readName().toLowerCase() === 'xml') this.fail('an XML declaration past the start');
+        this.skipPast('?>', 'processing instruction');
+      } else if (input.startsWith('</', i)) {
+        this.i += 2;
+        const name = this.readName();
+        this.skipSpace();
+        if (input.charCodeAt(this.i) !== GT) this.fail("'>' expected");
+        this.i++;
+        const open = stack.pop();
+        if (!open || open.qname !== name) this.fail('an end tag does not match its start tag');
+      } else {
+        if (!top && root) this.fail('a second root element');
+        if (stack.length >= this.maxDepth) this.fail('elements nested too deeply');
+        if (++this.elements > this.maxElements) this.fail('too many elements');
+        this.i++;
+        const element = this.startTag(top?.scope ?? ROOT_SCOPE);
+        if (top) top.children.push(element);
+        else root = element;
+        if (input.charCodeAt(this.i) === SLASH) this.i += 2;
+        else {
+          this.i++;
+          stack.push(element);
+        }
+      }
     }
-    const resolve = (name: string, isAttribute: boolean) => {
-      const colon = name.indexOf(':');
-      if (colon < 0) return { ns: isAttribute ? '' : (scope.get('') ?? ''), name };
-      const ns = scope.get(name.slice(0, colon));
-      if (ns === undefined) fail('an undeclared namespace prefix', at);
-      return { ns: ns!, name: name.slice(colon + 1) };
-    };
-    const attributes = raw
-      .filter((a) => !declarations.includes(a))
-      .map((a) => ({ ...resolve(a.qname, true), value: a.value }));
-    return { ...resolve(qname, false), qname, attributes, children: [], text: '', scope };
+    if (stack.length || !root) this.fail('the document ends inside an element');
+    return root!;
+  }
+
+  private fail(problem: string, at = this.i): never {
+    throw new XmlError(problem, at);
+  }
+
+  private skipSpace(): void {
+    SPACE.lastIndex = this.i;
+    SPACE.exec(this.input);
+    this.i = SPACE.lastIndex;
+  }
+
+  private readName(): string {
+    NAME.lastIndex = this.i;
+    const m = NAME.exec(this.input);
+    if (!m) this.fail('a name was expected');
+    this.i = NAME.lastIndex;
+    return m[0];
+  }
+
+  private skipPast(end: string, what: string): number {
+    const at = this.input.indexOf(end, this.i);
+    if (at < 0) this.fail(`unterminated ${what}`);
+    const from = this.i;
+    this.i = at + end.length;
+    return from;
+  }
+
+  /** From after `<` to the `>` or `/>` (left for the caller); namespaces resolved against the parent's. */
+  private startTag(parentScope: ReadonlyMap<string, string>): XmlElement {
+    const input = this.input;
+    const at = this.i;
+    const qname = this.readName();
+    let names: string[] | undefined;
+    let values: string[] | undefined;
+    let scope = parentScope;
+    let declared: string[] | undefined;
+    for (;;) {
+      const before = this.i;
+      this.skipSpace();
+      const c = input.charCodeAt(this.i);
+      if (c === GT || (c === SLASH && input.charCodeAt(this.i + 1) === GT)) break;
+      if (this.i === before) this.fail("space, '>' or '/>' expected");
+      const name = this.readName();
+      this.skipSpace();
+      if (input.charCodeAt(this.i) !== EQUALS) this.fail("'=' expected");
+      this.i++;
+      this.skipSpace();
+      const quote = input[this.i];
+      if (quote !== '"' && quote !== "'") this.fail('a quoted attribute value was expected');
+      const end = input.indexOf(quote, this.i + 1);
+      if (end < 0) this.fail('unterminated attribute value');
+      const raw = input.slice(this.i + 1, end);
+      if (raw.includes('<')) this.fail("'<' in an attribute value");
+      const value = decode(raw, this.i + 1);
+      this.i = end + 1;
+      if (name === 'xmlns' || name.startsWith('xmlns:')) {
+        const prefix = name === 'xmlns' ? '' : name.slice(6);
+        if (prefix && !value) this.fail('a prefix bound to no namespace', at);
+        if (scope === parentScope) scope = new Map(parentScope);
+        declared ??= [];
+        if (declared.includes(prefix)) this.fail('a repeated attribute');
+        declared.push(prefix);
+        (scope as Map<string, string>).set(prefix, value);
+        continue;
+      }
+      names ??= [];
+      values ??= [];
+      if (names.includes(name)) this.fail('a repeated attribute');
+      names.push(name);
+      values.push(value);
+    }
+    const attributes: XmlAttribute[] = [];
+    for (let k = 0; names && k < names.length; k++) {
+      const [ns, local] = this.resolve(names[k]!, scope, true, at);
+      attributes.push({ ns, name: local, value: values![k]! });
+    }
+    const [ns, name] = this.resolve(qname, scope, false, at);
+    return { ns, name, qname, attributes, children: [], text: '', scope };
+  }
+
+  private resolve(name: string, scope: ReadonlyMap<string, string>, attribute: boolean, at: number) {
+    const colon = name.indexOf(':');
+    if (colon < 0) return [attribute ? '' : (scope.get('') ?? ''), name] as const;
+    const ns = scope.get(name.slice(0, colon));
+    if (ns === undefined) this.fail('an undeclared namespace prefix', at);
+    return [ns, name.slice(colon + 1)] as const;
   }
 }
 
-function decode(raw: string, at: number, fail: (problem: string, at: number) => never): string {
+function decode(raw: string, at: number): string {
   if (!raw.includes('&')) return raw;
   return raw.replace(/&([^;&]{0,10});?/g, (whole, ref: string, offset: number) => {
-    if (!whole.endsWith(';')) fail("'&' that starts no reference", at + offset);
+    const fail = (problem: string): never => {
+      throw new XmlError(problem, at + offset);
+    };
+    if (!whole.endsWith(';')) fail("'&' that starts no reference");
     if (ref in ENTITIES) return ENTITIES[ref]!;
     const code = /^#x[0-9A-Fa-f]{1,6}$/.test(ref)
       ? Number.parseInt(ref.slice(2), 16)
@@ -200,9 +238,9 @@ function decode(raw: string, at: number, fail: (problem: string, at: number) => 
         ? Number(ref.slice(1))
         : Number.NaN;
     if (Number.isNaN(code) || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
-      fail('an unknown entity or bad character reference', at + offset);
+      fail('an unknown entity or bad character reference');
     const char = String.fromCodePoint(code);
-    if (ILLEGAL_CHAR.test(char)) fail('a character reference XML does not allow', at + offset);
+    if (ILLEGAL_CHAR.test(char)) fail('a character reference XML does not allow');
     return char;
   });
 }
