@@ -37,6 +37,11 @@ export interface CoreFakeOptions {
   /** HTTPS with a required client certificate. */
   tls?: ServerTls;
   now?: () => Date;
+  /**
+   * Answer this X12 to every request with a valid envelope, without reading the 270 or writing a 271
+   * (benchmarks: the fake's own X12 work stays out of the connector's numbers).
+   */
+  fixedAnswer?: string;
 }
 
 export interface CoreFake {
@@ -125,6 +130,7 @@ export function coreAnswer(
     record.problems.push(...problems.map((p) => p.text));
     return envelope(PAYLOAD_TYPE_271, '', problems[0]!.code, problems[0]!.text);
   }
+  if (options.fixedAnswer && state.mode === 'ok') return envelope(PAYLOAD_TYPE_271, options.fixedAnswer);
   const x12 = fields.get('Payload')!;
   const checked = check270(x12, options.payerId);
   record.problems.push(...checked.problems);

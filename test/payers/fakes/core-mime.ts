@@ -53,7 +53,7 @@ export async function startCoreMimeFake(options: CoreFakeOptions): Promise<CoreF
     let fields: Map<string, string>;
     try {
       if (!type.toLowerCase().startsWith('multipart/form-data;')) throw new Error('not form-data');
-      fields = await decodeFormData(body, type);
+      fields = decodeFormData(body, type);
     } catch {
       record.problems.push('not a readable multipart/form-data body');
       return reply(res, 400, 'text/plain', 'Bad Request');

@@ -46,6 +46,8 @@ export interface X12JsonFakeOptions {
   payerId: string;
   auth: X12JsonAuth;
   now?: () => Date;
+  /** Answer this X12 to every authorized request without reading the 270 (benchmarks). */
+  fixedAnswer?: string;
 }
 
 export interface X12JsonFake {
@@ -134,6 +136,9 @@ export async function startX12JsonFake(options: X12JsonFakeOptions): Promise<X12
     } catch {
       record.problems.push('body is not {"x12": "…"}');
       return reply(res, 400, 'application/json', '{"message":"Invalid request body"}');
+    }
+    if (options.fixedAnswer && state.mode === 'ok') {
+      return reply(res, 200, 'application/json', JSON.stringify({ x12: options.fixedAnswer }));
     }
     const checked = check270(x12, options.payerId);
     record.problems.push(...checked.problems);
