@@ -3,12 +3,12 @@
  * test file runs it for its own wire format and adds what is specific to it.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { PayerAuthenticationError, TransientPayerError } from '../../src/payers/connector.ts';
 import type { ConnectorDeps, GatewayConnector } from '../../src/payers/connector-deps.ts';
 import type { CoreMimeConnector, CoreSoapConnector } from '../../src/payers/directory-schema.ts';
 import { parse271 } from '../../src/x12/parse271.ts';
-import { makeCertificates } from './fakes/certs.ts';
+import { describeClientCertificates } from './core-certificates.ts';
 import type { CoreFake, CoreFakeOptions, CoreFault } from './fakes/core-common.ts';
 import type { TransportFault } from './fakes/server.ts';
 import {
@@ -16,6 +16,7 @@ import {
   deps,
   failsWith,
   inquiry,
+  miscounted270,
   PAYER_ID,
   ref,
   SECRETS,
@@ -130,6 +131,29 @@ export function describeCoreConnector(kind: CoreKind): void {
     assert.ok(!x12.includes(`TRN*2*${TRACE}`), 'the 271 echoes another trace');
   });
 
+  test('the fake notices what a real gateway would: the payer id, envelope counts, envelope fields', async () => {
+    fake.setMode('ok');
+    const other = parse271(
+      await connector.send(inquiry(undefined, undefined, 'OTHERPAYER'), { signal: never() }),
+    );
+    assert.equal(other.kind, 'rejected', 'a 999 for an inquiry addressed to another payer');
+    assert.deepEqual(fake.requests.at(-1)!.problems, ['NM109 of loop 2100A is not the payer id']);
+    const miscounted = parse271(await connector.send(miscounted270(), { signal: never() }));
+    assert.equal(miscounted.kind, 'rejected', 'a 999 for a miscounted transaction');
+    assert.deepEqual(fake.requests.at(-1)!.problems, ['SE01 does not count the segments']);
+    const c = kind.create(config(fake.url, { senderId: 'NOTUS' }), deps());
+    try {
+      await failsWith(
+        c.send(inquiry(), { signal: never() }),
+        TransientPayerError,
+        /ErrorCode SenderIDIllegal/,
+      );
+      assert.deepEqual(fake.requests.at(-1)!.problems, ['SenderID is wrong']);
+    } finally {
+      await c.close();
+    }
+  });
+
   const faults: [CoreFault | TransportFault, new (...a: never[]) => Error, RegExp, number?][] = [
     ['error-code', TransientPayerError, /ErrorCode Receiver\.Down/],
     ['auth-error-code', PayerAuthenticationError, /credentials \(ErrorCode UnAuthorized\)/],
@@ -239,67 +263,5 @@ export function describeCoreConnector(kind: CoreKind): void {
     }
   });
 
-  describe('X.509 client certificate instead of a password', () => {
-    const certs = makeCertificates();
-    let tlsFake: CoreFake;
-    const certDeps = () => {
-      SECRETS.CLIENT_CERT = certs.client.cert;
-      SECRETS.CLIENT_KEY = certs.client.key;
-      SECRETS.STRANGER_CERT = certs.stranger.cert;
-      SECRETS.STRANGER_KEY = certs.stranger.key;
-      return deps({ ca: certs.ca });
-    };
-    before(async () => {
-      tlsFake = await kind.start({
-        ...fakeOptions,
-        username: undefined,
-        password: undefined,
-        tls: { ...certs.server, ca: certs.ca },
-      });
-    });
-    after(() => tlsFake.close());
-
-    test('the gateway sees our certificate; no credentials travel in the message', async () => {
-      const c = kind.create(
-        {
-          type: kind.type,
-          url: tlsFake.url,
-          clientCert: ref('CLIENT_CERT'),
-          clientKey: ref('CLIENT_KEY'),
-        } as never,
-        certDeps(),
-      );
-      try {
-        const x12 = await c.send(inquiry(), { signal: never() });
-        const seen = tlsFake.requests.at(-1)!;
-        assert.equal(x12, tlsFake.answers.at(-1));
-        assert.deepEqual(seen.problems, []);
-        assert.equal(seen.clientCertificate, 'eligsvc-client');
-        assert.equal(seen.fields.UserName, undefined);
-      } finally {
-        await c.close();
-      }
-    });
-
-    test('a certificate the gateway does not trust fails the connection (transient)', async () => {
-      const c = kind.create(
-        {
-          type: kind.type,
-          url: tlsFake.url,
-          clientCert: ref('STRANGER_CERT'),
-          clientKey: ref('STRANGER_KEY'),
-        } as never,
-        certDeps(),
-      );
-      try {
-        await failsWith(
-          c.send(inquiry(), { signal: AbortSignal.timeout(5_000) }),
-          TransientPayerError,
-          /connection/,
-        );
-      } finally {
-        await c.close();
-      }
-    });
-  });
+  describeClientCertificates(kind, fakeOptions);
 }

@@ -36,10 +36,10 @@ export function deps(over: Partial<ConnectorDeps> = {}): ConnectorDeps {
   };
 }
 
-export function inquiry(member = JANE, traceNumber = TRACE): string {
+export function inquiry(member = JANE, traceNumber = TRACE, payerId = PAYER_ID): string {
   return build270(
     {
-      payer: { name: 'Fake Payer', id: PAYER_ID },
+      payer: { name: 'Fake Payer', id: payerId },
       provider: { npi: '1234567893', organizationName: 'Test Clinic' },
       subscriber: {
         memberId: member.memberId,
@@ -101,4 +101,9 @@ export async function elapsed(work: Promise<unknown>): Promise<number> {
   const started = performance.now();
   await work.catch(() => undefined);
   return performance.now() - started;
+}
+
+/** A 270 whose SE01 segment count is one too many (a broken envelope a gateway must notice). */
+export function miscounted270(): string {
+  return inquiry().replace(/SE\*(\d+)\*/, (_, n: string) => `SE*${Number(n) + 1}*`);
 }

@@ -15,7 +15,7 @@ import { createX12JsonConnector, type X12JsonGatewayConnector } from '../../src/
 import { parse271 } from '../../src/x12/parse271.ts';
 import type { TransportFault } from './fakes/server.ts';
 import { startX12JsonFake, type X12JsonFake, type X12JsonFault } from './fakes/x12-json.ts';
-import { deps, failsWith, inquiry, PAYER_ID, ref, SECRETS, TRACE } from './gateway-helpers.ts';
+import { deps, failsWith, inquiry, miscounted270, PAYER_ID, ref, SECRETS, TRACE } from './gateway-helpers.ts';
 
 const BUDGET_MS = 400;
 const SLACK_MS = 250;
@@ -56,6 +56,18 @@ describe('x12-json with an API key', () => {
     for (const mode of ['999', 'ta1', 'foreign-trace'] as const) {
       fake.setMode(mode);
       assert.equal(await send(), fake.answers.at(-1), mode);
+    }
+  });
+
+  test('the fake notices an inquiry for another payer and a miscounted envelope (it answers a 999)', async () => {
+    fake.setMode('ok');
+    for (const [x12_270, problem] of [
+      [inquiry(undefined, undefined, 'OTHERPAYER'), 'NM109 of loop 2100A is not the payer id'],
+      [miscounted270(), 'SE01 does not count the segments'],
+    ] as const) {
+      const outcome = parse271(await connector.send(x12_270, { signal: never() }));
+      assert.equal(outcome.kind, 'rejected', problem);
+      assert.deepEqual(fake.requests.at(-1)!.problems, [problem]);
     }
   });
 
