@@ -83,7 +83,12 @@ export async function exchange(connector: string, url: string, input: ExchangeIn
     throw signal.aborted ? budgetSpent(connector, signal) : connectionFailed(connector, err);
   }
   input.onHeaders?.(response.headers);
-  const body = await readCapped(connector, response.body, input.maxBytes ?? MAX_ANSWER_BYTES, signal);
+  const maxBytes = input.maxBytes ?? MAX_ANSWER_BYTES;
+  if (Number(headerValue(response.headers, 'content-length')) > maxBytes) {
+    response.body.on('error', () => {}).destroy();
+    throw tooLarge(connector, maxBytes);
+  }
+  const body = await readCapped(connector, response.body, maxBytes, signal);
   const contentType = headerValue(response.headers, 'content-type') ?? '';
   return {
     status: response.statusCode,
@@ -121,8 +126,7 @@ function readCapped(
     const onAbort = () => finish(budgetSpent(connector, signal));
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes)
-        finish(new TransientPayerError(`${connector}: answer too large (over ${maxBytes} bytes)`));
+      if (size > maxBytes) finish(tooLarge(connector, maxBytes));
       else chunks.push(chunk);
     };
     const onEnd = () => finish(signal.aborted ? budgetSpent(connector, signal) : undefined);
@@ -132,6 +136,10 @@ function readCapped(
     signal.addEventListener('abort', onAbort, { once: true });
     body.on('data', onData).on('end', onEnd).on('error', onError);
   });
+}
+
+function tooLarge(connector: string, maxBytes: number): TransientPayerError {
+  return new TransientPayerError(`${connector}: answer too large (over ${maxBytes} bytes)`);
 }
 
 export function budgetSpent(connector: string, signal: AbortSignal): TransientPayerError {

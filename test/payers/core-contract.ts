@@ -215,7 +215,7 @@ export function describeCoreConnector(kind: CoreKind): void {
     });
   }
 
-  test('a 50 MB answer stops at the 5 MB cap with bounded memory', async () => {
+  test('a 50 MB answer stops at the 5 MB cap with bounded memory, announced or not', async () => {
     fake.setMode('huge');
     globalThis.gc?.();
     const before = process.memoryUsage();
@@ -224,6 +224,9 @@ export function describeCoreConnector(kind: CoreKind): void {
     const grown = after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers);
     assert.ok(fake.bytesStreamed < 20 * 1024 * 1024, `the fake wrote ${fake.bytesStreamed} bytes`);
     assert.ok(grown < 25 * 1024 * 1024, `memory grew by ${grown} bytes`);
+    fake.setMode('huge', { hugeAnnounced: true });
+    await failsWith(send(10_000), TransientPayerError, /answer too large/);
+    assert.ok(fake.bytesStreamed < 20 * 1024 * 1024, 'an announced size over the cap is refused unread');
   });
 
   test('nothing listening: TransientPayerError naming the error code only', async () => {

@@ -112,7 +112,7 @@ describe('x12-json with an API key', () => {
     });
   }
 
-  test('a 50 MB answer stops at the 5 MB cap with bounded memory', async () => {
+  test('a 50 MB answer stops at the 5 MB cap with bounded memory, announced or not', async () => {
     fake.setMode('huge');
     const before = process.memoryUsage();
     await failsWith(send(10_000), TransientPayerError, /answer too large/);
@@ -120,6 +120,9 @@ describe('x12-json with an API key', () => {
     const grown = after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers);
     assert.ok(fake.bytesStreamed < 20 * 1024 * 1024, `the fake wrote ${fake.bytesStreamed} bytes`);
     assert.ok(grown < 25 * 1024 * 1024, `memory grew by ${grown} bytes`);
+    fake.setMode('huge', { hugeAnnounced: true });
+    await failsWith(send(10_000), TransientPayerError, /answer too large/);
+    assert.ok(fake.bytesStreamed < 20 * 1024 * 1024, 'an announced size over the cap is refused unread');
   });
 
   test('a wrong key: PayerAuthenticationError, the key never in the message', async () => {

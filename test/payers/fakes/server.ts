@@ -29,6 +29,8 @@ export interface FakeOptions {
   slowMs?: number;
   /** Size of the `huge` body; default 50 MB. */
   hugeBytes?: number;
+  /** Announce the `huge` body's size in Content-Length (default: chunked, the size unknown up front). */
+  hugeAnnounced?: boolean;
 }
 
 export interface RecordedRequest {
@@ -193,7 +195,8 @@ async function streamHuge<M extends string>(
 ): Promise<void> {
   const total = state.options.hugeBytes ?? 50 * 1024 * 1024;
   const chunk = Buffer.alloc(64 * 1024, 'A');
-  res.writeHead(200, { 'content-type': answer.contentType, 'content-length': total });
+  const length = state.options.hugeAnnounced ? { 'content-length': total } : {};
+  res.writeHead(200, { 'content-type': answer.contentType, ...length });
   let written = 0;
   const write = (data: Buffer | string) =>
     new Promise<boolean>((resolve) => {
