@@ -55,7 +55,7 @@ export class ClientCredentialsTokens {
 
   /** Secret values to scrub from gateway text. */
   secrets(): string[] {
-    const values = [this.deps.secret(this.source.clientSecret)];
+    const values = [this.deps.secret(this.source.clientSecret), this.deps.secret(this.source.clientId)];
     if (this.#cached) values.push(this.#cached.value);
     return values;
   }
