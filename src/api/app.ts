@@ -9,6 +9,8 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Logger } from 'pino';
+import { listedPayer, type PayerDirectory } from '../payers/directory.ts';
+import type { PayerProblem } from '../payers/health.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
 import { DatabaseUnavailableError, type Db } from '../store/db.ts';
 import { createCoalescingNotifier, type Notifier } from '../store/notifier.ts';
@@ -20,6 +22,7 @@ import { registerStatus } from './routes/eligibility_status.ts';
 import { registerSubmit } from './routes/eligibility_submit.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerMetrics } from './routes/metrics.ts';
+import { registerPayersList } from './routes/payers_list.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -35,6 +38,8 @@ declare module 'fastify' {
     metrics?: AppMetrics;
     /** Wakes check workers after a submit (coalesced NOTIFY). */
     checksNotifier: Notifier;
+    /** The payer directory: aliases are stored under their canonical id; listed by GET /api/payers. */
+    payers?: PayerDirectory;
   }
 }
 
@@ -52,6 +57,10 @@ export interface AppOptions {
    * believed, so `request.ip` is the client behind them. Empty or absent: the socket address, always.
    */
   trustedProxies?: string[];
+  /** The payer directory (GET /api/payers; submitted aliases become canonical ids). */
+  payers?: PayerDirectory;
+  /** Payers refusing our credentials, for /readyz (src/payers/health.ts). */
+  payerProblems?: () => PayerProblem[];
   /** Extra routes (portal, admin) registered by the caller. */
   plugins?: ((app: FastifyInstance, ctx: { auth: ApiKeyAuthenticator }) => Promise<void> | void)[];
 }
@@ -85,6 +94,7 @@ export async function buildApp(
   app.decorate('checksNotifier', checksNotifier);
   app.addHook('onClose', () => checksNotifier.flush());
   if (opts.metrics) app.decorate('metrics', opts.metrics);
+  if (opts.payers) app.decorate('payers', opts.payers);
   const auth = new ApiKeyAuthenticator(opts.db, opts.apiKeyPepper);
 
   app.setErrorHandler((err: FastifyError | ApiError | Error, request, reply) => {
@@ -141,9 +151,15 @@ export async function buildApp(
   });
 
   await registerOpenApi(app, opts.version);
-  registerHealth(app);
+  registerHealth(app, opts.payerProblems);
   registerSubmit(app, auth, new RateLimiter(opts.rateLimits.submit));
   registerStatus(app, auth, new RateLimiter(opts.rateLimits.status));
+  registerPayersList(
+    app,
+    auth,
+    new RateLimiter(opts.rateLimits.status),
+    (opts.payers?.entries ?? []).map(listedPayer),
+  );
   if (opts.metrics) registerMetrics(app, opts.metrics, opts.metricsToken);
   for (const plugin of opts.plugins ?? []) await plugin(app, { auth });
   return { app, auth };
