@@ -8,6 +8,7 @@ import { DataDirLockedError, readLock } from '../store/datadir-lock.ts';
 import { openStore } from '../store/open.ts';
 import { adminCall, CliError } from './backend.ts';
 import { checkCommand } from './commands/check.ts';
+import { payerCommand } from './commands/payer.ts';
 import { serveCommand } from './commands/serve.ts';
 
 const USAGE = `Usage: elig <command> [options]
@@ -34,6 +35,7 @@ const USAGE = `Usage: elig <command> [options]
   user reset-password --email EMAIL
                              prints a one-time link to set a new password
   x12 parse FILE [--raw]     print a 271 file as the API's result JSON (--raw: the loop tree)
+  payer list [--json]        the payer directory (sandbox + PAYERS_FILE); no server needed
 
 Configuration comes from environment variables (see README).`;
 
@@ -56,6 +58,7 @@ const OPTIONS = {
   key: { type: 'string' },
   timeout: { type: 'string' },
   raw: { type: 'boolean' },
+  json: { type: 'boolean' },
   secret: { type: 'string' },
   email: { type: 'string' },
   role: { type: 'string' },
@@ -165,6 +168,9 @@ export async function main(
       }
       case 'check':
         return await checkCommand(config, values, io);
+      case 'payer':
+      case 'payer list':
+        return payerCommand(config, sub, values, io);
       default:
         io.stderr.write(`Unknown command: ${[command, sub].filter(Boolean).join(' ')}\n\n${USAGE}\n`);
         return 1;

@@ -1,6 +1,6 @@
 /** `elig serve | api | worker`: run the service until SIGINT/SIGTERM, then shut down gracefully. */
 import type { Config } from '../../config.ts';
-import { type Roles, startService, VERSION } from '../../server.ts';
+import { type Roles, type Service, startService, VERSION } from '../../server.ts';
 import { closeWebhookAgents } from '../../webhooks/send.ts';
 
 export async function serveCommand(
@@ -12,7 +12,9 @@ export async function serveCommand(
   const store = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
   const role = roles.api && roles.worker ? 'api + worker' : roles.api ? 'api' : 'worker';
   const from = process.env.ELIG_RUNNING_FROM ? `; ${process.env.ELIG_RUNNING_FROM}` : '';
-  const lines = [`Eligibility service ${VERSION} (${role}; ${store}; sandbox payer SANDBOX${from})`];
+  const lines = [
+    `Eligibility service ${VERSION} (${role}; ${store}; ${payerSummary(service, config)}${from})`,
+  ];
   if (service.url) {
     lines.push(
       `  API:      ${service.url}/api/eligibility`,
@@ -45,4 +47,14 @@ export async function serveCommand(
   await service.stop();
   await closeWebhookAgents();
   return 0;
+}
+
+/** `sandbox payer SANDBOX + 3 payers from payers.json`: what the directory holds, never its URLs. */
+function payerSummary(service: Service, config: Config): string {
+  const sandbox = config.sandboxEnabled ? 'sandbox payer SANDBOX' : '';
+  const fromFile = service.directory.entries.length - (config.sandboxEnabled ? 1 : 0);
+  const file = config.payersFile
+    ? `${fromFile} payer${fromFile === 1 ? '' : 's'} from ${config.payersFile}`
+    : '';
+  return [sandbox, file].filter(Boolean).join(' + ') || 'no payers';
 }
