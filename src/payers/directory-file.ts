@@ -22,7 +22,7 @@ import {
 } from './directory-schema.ts';
 import { SANDBOX_PAYER } from './sandbox/index.ts';
 import { schemaProblems } from './schema-problems.ts';
-import { resolveSecretRef, resolveSecretsIn, type SecretSources } from './secret-refs.ts';
+import { resolveSecretRef, resolveSecretsIn, type SecretSources, secretRefKey } from './secret-refs.ts';
 
 export type DirectorySettings = Pick<
   Config,
@@ -197,7 +197,7 @@ export function loadPayerEntries(settings: DirectorySettings, options: LoadOptio
     const c = e.connector;
     const deps: ConnectorDeps = {
       // Every reference of the config was resolved above; one the factory builds itself is resolved here.
-      secret: (ref: SecretRef) => secrets.get(ref) ?? resolveOrThrow(ref, options.secrets, at),
+      secret: (ref: SecretRef) => secrets.get(secretRefKey(ref)) ?? resolveOrThrow(ref, options.secrets),
       senderId: c.senderId ?? settings.x12SenderId,
       receiverId: c.receiverId ?? e.payerId,
     };
@@ -239,9 +239,10 @@ function build(factories: ConnectorFactories, c: ConnectorConfig, deps: Connecto
   }
 }
 
-function resolveOrThrow(ref: SecretRef, sources: SecretSources, at: string): string {
+/** Reported beside the entry's path by the loop above (the message names the reference, not a value). */
+function resolveOrThrow(ref: SecretRef, sources: SecretSources): string {
   const r = resolveSecretRef(ref, sources);
-  if (!r.ok) throw new ConfigError(`${at}: ${r.problem}`);
+  if (!r.ok) throw new ConfigError(r.problem);
   return r.value;
 }
 

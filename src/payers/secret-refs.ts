@@ -44,22 +44,26 @@ export function isSecretRef(value: unknown): value is SecretRef {
   return (keys[0] === 'env' || keys[0] === 'file') && typeof v === 'string';
 }
 
+/** `env:NAME` or `file:/path`: a reference by what it names, so a copied config object still finds it. */
+export function secretRefKey(ref: SecretRef): string {
+  return 'env' in ref ? `env:${ref.env}` : `file:${ref.file}`;
+}
+
 /**
- * Every secret reference inside a (validated) connector config, each resolved, keyed by the reference
- * object itself: the connector factory asks `secret(ref)` with the very objects of its config. Problems
- * are named by path (`payers[0].connector.password: environment variable X is not set`).
+ * Every secret reference inside a (validated) connector config, each resolved, keyed by `secretRefKey`.
+ * Problems are named by path (`payers[0].connector.password: environment variable X is not set`).
  */
 export function resolveSecretsIn(
   config: unknown,
   path: string,
   sources: SecretSources,
-): { secrets: Map<SecretRef, string>; problems: string[] } {
-  const secrets = new Map<SecretRef, string>();
+): { secrets: Map<string, string>; problems: string[] } {
+  const secrets = new Map<string, string>();
   const problems: string[] = [];
   const visit = (value: unknown, at: string) => {
     if (isSecretRef(value)) {
       const r = resolveSecretRef(value, sources);
-      if (r.ok) secrets.set(value, r.value);
+      if (r.ok) secrets.set(secretRefKey(value), r.value);
       else problems.push(`${at}: ${r.problem}`);
       return;
     }

@@ -297,3 +297,39 @@ function captureError(fn: () => unknown): ConfigError {
   }
   assert.fail('expected the directory to be refused');
 }
+
+test('a connector may copy its config: secrets are found by what they name; extra ones are checked too', () => {
+  const path = payersFile({
+    payers: [{ id: 'A', name: 'A', payerId: 'A', connector: { ...SOAP, password: { env: 'PW' } } }],
+  });
+  const seen: string[] = [];
+  const factories = {
+    ...recordingFactories().factories,
+    'caqh-core-soap': (config: { password?: { env: string } }, deps: ConnectorDeps) => {
+      seen.push(deps.secret(structuredClone(config.password!)));
+      return { name: 'copy', send: async () => '' };
+    },
+  } as ConnectorFactories;
+  loadPayerEntries(settings({ payersFile: path }), {
+    sandbox,
+    factories,
+    secrets: { env: { PW: 'pw-value' } },
+  });
+  assert.deepEqual(seen, ['pw-value']);
+  const asksMore = {
+    ...factories,
+    'caqh-core-soap': (_config: unknown, deps: ConnectorDeps) => {
+      deps.secret({ env: 'NOT_IN_CONFIG' });
+      return { name: 'x', send: async () => '' };
+    },
+  } as ConnectorFactories;
+  const err = captureError(() =>
+    loadPayerEntries(settings({ payersFile: path }), {
+      sandbox,
+      factories: asksMore,
+      secrets: { env: { PW: 'pw-value' } },
+    }),
+  );
+  assert.match(err.message, /\n {2}- payers\[0\]\.connector: environment variable NOT_IN_CONFIG is not set$/);
+  assert.doesNotMatch(err.message, /pw-value/);
+});
