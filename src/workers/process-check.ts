@@ -62,6 +62,9 @@ export interface ProcessOptions {
   onPayerCall?: (call: PayerCall) => void;
 }
 
+/** What an exchange id may look like (CORE PayloadIDs are UUIDs; clearinghouse ids are similar). */
+const EXCHANGE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 /** AAA reject reasons that mean "ask again later" rather than "this inquiry is wrong". */
 const TRANSIENT_AAA = new Set(['42', '80']);
 
@@ -120,7 +123,8 @@ export async function processCheck(
     x12_271 = await payer.connector.send(x12_270, {
       signal: AbortSignal.any([timeout, opts.signal]),
       onExchangeId: (exchange) => {
-        exchangeId = exchange;
+        // The gateway chooses it, and it goes into logs and the answer: an id's characters only.
+        if (EXCHANGE_ID.test(exchange)) exchangeId = exchange;
       },
     });
   } catch (err) {

@@ -82,6 +82,10 @@ const exchange = connector('x12-json', async (x12, o) => {
   o.onExchangeId?.('gw-exchange-42');
   return sandbox.send(x12, o);
 });
+const oddExchangeId = connector('odd-id', async (x12, o) => {
+  o.onExchangeId?.('JANE DOE 19800115 <b>');
+  return sandbox.send(x12, o);
+});
 const slow = connector('slow', async (_x12, o) => {
   await new Promise((_, reject) =>
     o.signal.addEventListener('abort', () => reject(new TransientPayerError('aborted')), { once: true }),
@@ -108,6 +112,7 @@ const payers: PayerEntry[] = [
     envelope: { senderQualifier: '30', receiverId: 'EXCHRCV', receiverQualifier: '01' },
   }),
   entry('SLOWGW', slow, { timeoutMs: 300, concurrency: 1 }),
+  entry('ODDID', oddExchangeId),
 ];
 
 let svc: TestService;
@@ -271,6 +276,15 @@ test('exchange id, trace numbers and envelope ids from config and entry; one log
       hostname: undefined,
     },
   );
+  assertNoPhiInLogs();
+});
+
+test('an exchange id that does not look like an id is dropped, not logged or answered', async () => {
+  const id = await submit('ODDID');
+  const body = await result(id);
+  assert.equal(body.status, 'COMPLETED');
+  assert.equal(body.meta.traceId, id, 'the check id, as without an exchange id');
+  assert.equal(callLines(id)[0]!.exchangeId, undefined);
   assertNoPhiInLogs();
 });
 
