@@ -84,6 +84,32 @@ export const ConfigSchema = Type.Object({
       description: 'Sandbox payer latency; default a random 300-1500 ms.',
     }),
   ),
+  sandboxEnabled: Type.Boolean({
+    env: 'SANDBOX_ENABLED',
+    default: true,
+    description: 'Offer the built-in `SANDBOX` payer; `0` removes it from the directory (production).',
+  }),
+  payersFile: Type.Optional(
+    Type.String({
+      minLength: 1,
+      env: 'PAYERS_FILE',
+      description:
+        'JSON payer directory added to the sandbox (docs/payers.md); secrets in it are `{"env"}`/`{"file"}` references. Checked at start.',
+    }),
+  ),
+  x12SenderId: Type.String({
+    pattern: '^[A-Za-z0-9 .&/()#-]{1,15}$',
+    env: 'X12_SENDER_ID',
+    default: 'ELIGSVC',
+    description:
+      'Submitter id of the 270 (ISA06/GS02), as your clearinghouse or payer assigned it; a payer entry may override it.',
+  }),
+  x12SenderQualifier: Type.String({
+    pattern: '^[A-Z0-9]{2}$',
+    env: 'X12_SENDER_QUALIFIER',
+    default: 'ZZ',
+    description: 'ISA05 qualifier of the submitter id (`ZZ` mutually defined, `30` tax id, ...).',
+  }),
   allowPrivateWebhooks: Type.Boolean({
     env: 'ELIG_ALLOW_PRIVATE_WEBHOOKS',
     default: false,

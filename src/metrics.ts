@@ -1,6 +1,7 @@
 /**
- * Prometheus metrics (one registry per service instance). Labels carry payer ids from the directory,
- * outcomes and routes only: never PHI, and never a client-chosen string (unknown payers count as "unknown").
+ * Prometheus metrics (one registry per service instance). Labels carry payer ids from the directory (the
+ * canonical id, also for a check submitted under an alias), connector types, outcomes and routes only:
+ * never PHI, and never a client-chosen string (unknown payers count as "unknown").
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './store/db.ts';
@@ -10,16 +11,18 @@ export class Metrics {
   private readonly submittedTotal: Counter<'payer'>;
   private readonly finishedTotal: Counter<'payer' | 'status'>;
   private readonly checkDuration: Histogram<'payer'>;
-  private readonly payerCall: Histogram<'payer' | 'result'>;
+  private readonly payerCall: Histogram<'payer' | 'connector' | 'result'>;
+  private readonly payerAuthFailures: Counter<'payer' | 'connector'>;
   private readonly webhookAttempts: Counter<'outcome'>;
   private readonly webhookLatency: Histogram;
   private readonly rateLimited: Counter<'operation'>;
-  private readonly breakerState: Gauge<'payer'>;
+  private readonly breakerState: Gauge<'payer' | 'connector'>;
   private readonly deferredTotal: Counter<'payer' | 'reason'>;
 
   constructor(
     db: Db,
-    private readonly knownPayers: (id: string) => boolean,
+    /** The directory's entry for an id or alias: its canonical id and connector type. */
+    private readonly payerOf: (id: string) => { id: string; connector: string } | undefined,
   ) {
     const r = this.registry;
     this.submittedTotal = new Counter({
@@ -43,9 +46,15 @@ export class Metrics {
     });
     this.payerCall = new Histogram({
       name: 'elig_payer_call_duration_seconds',
-      help: 'Payer connector calls',
-      labelNames: ['payer', 'result'],
+      help: 'Payer connector calls, by outcome (ok, rejected, trace-mismatch, transient, timeout, auth-failed, ...)',
+      labelNames: ['payer', 'connector', 'result'],
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      registers: [r],
+    });
+    this.payerAuthFailures = new Counter({
+      name: 'elig_payer_auth_failures_total',
+      help: "Payer calls refused for the service's credentials (each opens the payer's breaker at once)",
+      labelNames: ['payer', 'connector'],
       registers: [r],
     });
     this.webhookAttempts = new Counter({
@@ -69,7 +78,7 @@ export class Metrics {
     this.breakerState = new Gauge({
       name: 'elig_payer_circuit_state',
       help: 'Circuit breaker per payer in this process: 0 closed, 1 half-open, 2 open',
-      labelNames: ['payer'],
+      labelNames: ['payer', 'connector'],
       registers: [r],
     });
     this.deferredTotal = new Counter({
@@ -103,7 +112,14 @@ export class Metrics {
   }
 
   private payer(id: string): string {
-    return this.knownPayers(id) ? id : 'unknown';
+    return this.payerOf(id)?.id ?? 'unknown';
+  }
+
+  private payerLabels(id: string): { payer: string; connector: string } {
+    const entry = this.payerOf(id);
+    return entry
+      ? { payer: entry.id, connector: entry.connector }
+      : { payer: 'unknown', connector: 'unknown' };
   }
 
   submitted(tradingPartnerServiceId: string): void {
@@ -117,7 +133,9 @@ export class Metrics {
   }
 
   payerCalled(tradingPartnerServiceId: string, result: string, durationMs: number): void {
-    this.payerCall.observe({ payer: this.payer(tradingPartnerServiceId), result }, durationMs / 1000);
+    const labels = this.payerLabels(tradingPartnerServiceId);
+    this.payerCall.observe({ ...labels, result }, durationMs / 1000);
+    if (result === 'auth-failed') this.payerAuthFailures.inc(labels);
   }
 
   webhookAttempt(e: { outcome: string; latencyMs: number; deliveryLatencyMs?: number }): void {
@@ -127,7 +145,7 @@ export class Metrics {
 
   circuitState(tradingPartnerServiceId: string, state: 'closed' | 'half-open' | 'open'): void {
     const value = state === 'closed' ? 0 : state === 'half-open' ? 1 : 2;
-    this.breakerState.set({ payer: this.payer(tradingPartnerServiceId) }, value);
+    this.breakerState.set(this.payerLabels(tradingPartnerServiceId), value);
   }
 
   deferred(tradingPartnerServiceId: string, reason: string): void {

@@ -9,13 +9,17 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from './api/app.ts';
 import { registerAdmin } from './api/routes/admin.ts';
-import type { Config } from './config.ts';
+import { type Config, withDotEnv } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
 import { Metrics } from './metrics.ts';
 import { projectPath } from './paths.ts';
 import type { PayerEntry } from './payers/connector.ts';
-import { createPayerDirectory, sandboxPayerEntry } from './payers/directory.ts';
+import type { GatewayConnector } from './payers/connector-deps.ts';
+import type { ConnectorFactories } from './payers/connectors.ts';
+import { createPayerDirectory, type PayerDirectory } from './payers/directory.ts';
+import { loadPayerEntries } from './payers/directory-file.ts';
 import { PayerGuard } from './payers/guard.ts';
+import { payerProblems } from './payers/health.ts';
 import { createSandboxConnector } from './payers/sandbox/index.ts';
 import { registerPortal } from './portal/index.ts';
 import { openStore, type Store } from './store/open.ts';
@@ -48,6 +52,7 @@ export interface Service {
   url?: string;
   bootstrap?: BootstrapResult;
   resolvePayer: (id: string) => PayerEntry | undefined;
+  directory: PayerDirectory;
   stop(): Promise<void>;
 }
 
@@ -56,6 +61,10 @@ export interface StartOptions {
   logDestination?: DestinationStream;
   /** Replace the payer directory (tests). */
   payers?: PayerEntry[];
+  /** Connector code per type for PAYERS_FILE entries (tests); default the build's. */
+  connectorFactories?: ConnectorFactories;
+  /** Where the payers file's `{"env"}` secret references are read; default the environment and `.env`. */
+  secretEnv?: NodeJS.ProcessEnv;
   /** Shrinks the webhook retry schedule (tests): 0.001 turns minutes into tenths of seconds. */
   webhookScheduleScale?: number;
   /** Skip creating the demo organization on an empty store. */
@@ -67,6 +76,16 @@ export interface StartOptions {
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const roles = options.roles ?? { api: true, worker: true };
   const log = createLogger(config.logLevel, options.logDestination);
+  // The directory first: a bad payers file or a missing credential stops the start before the store opens.
+  const sandbox = createSandboxConnector({ latencyMs: config.sandboxLatencyMs });
+  const directory = createPayerDirectory(
+    options.payers ??
+      loadPayerEntries(config, {
+        sandbox,
+        factories: options.connectorFactories,
+        secrets: { env: options.secretEnv ?? withDotEnv(process.env) },
+      }),
+  );
   const store = await openStore(config, {
     initInChildProcess: options.initStoreInChildProcess,
     log: log.child({ component: 'store' }),
@@ -78,12 +97,26 @@ export async function startService(config: Config, options: StartOptions = {}): 
   try {
     const master = config.secretKey ?? loadOrCreateMasterSecret(config.dataDir);
     const keys = deriveServiceKeys(master);
-    const sandbox = createSandboxConnector({ latencyMs: config.sandboxLatencyMs });
-    const directory = createPayerDirectory(options.payers ?? [sandboxPayerEntry(sandbox)]);
     const resolvePayer = (id: string) => directory.resolvePayer(id);
-    const metrics = new Metrics(store.db, (id) => resolvePayer(id) !== undefined);
+    const metrics = new Metrics(store.db, (id) => {
+      const entry = resolvePayer(id);
+      return (
+        entry && { id: entry.tradingPartnerServiceId, connector: entry.connectorType ?? entry.connector.name }
+      );
+    });
     const box = createSecretBox(keys.secretBoxKey);
-    const service: Service = { config, store, keys, log, metrics, box, resolvePayer, stop: async () => {} };
+    const service: Service = {
+      config,
+      store,
+      keys,
+      log,
+      metrics,
+      box,
+      resolvePayer,
+      directory,
+      stop: async () => {},
+    };
+    let guard: PayerGuard | undefined;
     const instanceId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
     if (!options.skipBootstrap && roles.api) {
@@ -91,8 +124,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
     }
     if (roles.worker) {
       const workerLog = log.child({ component: 'check-worker' });
-      const guard = new PayerGuard({
+      guard = new PayerGuard({
         maxConcurrent: config.payerConcurrency,
+        concurrencyOf: (payer) => resolvePayer(payer)?.concurrency,
         failureThreshold: config.payerBreakerFailures,
         openMs: config.payerBreakerOpenMs,
         maxOpenMs: Math.max(config.payerBreakerOpenMs, 600_000),
@@ -115,10 +149,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
         payerTimeoutMs: config.payerTimeoutMs,
         maxAttempts: config.checkMaxAttempts,
         retryBaseMs: config.checkRetryBaseMs,
-        senderId: 'ELIGSVC',
+        senderId: config.x12SenderId,
+        senderQualifier: config.x12SenderQualifier,
         applicationMode: 'sandbox',
         onFinished: (e) => metrics.finished(e),
-        onPayerCall: (e) => metrics.payerCalled(e.tradingPartnerServiceId, e.result, e.durationMs),
+        onPayerCall: (e) => metrics.payerCalled(e.tradingPartnerServiceId, e.outcome, e.durationMs),
       });
       const schedule = createSchedule({ scale: options.webhookScheduleScale ?? 1 });
       const dispatcher = new WebhookDispatcher({
@@ -146,6 +181,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
         () => worker.stop(),
         () => dispatcher.stop(),
         stopRetention,
+        // Gateway connectors keep keep-alive pools; once no check is in flight they can go.
+        () => closeConnectors(directory),
       );
     }
     if (roles.api) {
@@ -162,6 +199,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
           registry: metrics.registry,
         },
         metricsToken: config.metricsToken,
+        payers: directory,
+        payerProblems: () => payerProblems(guard),
         trustedProxies: config.trustedProxies,
         timeouts: {
           headersMs: config.httpHeadersTimeoutMs,
@@ -190,6 +229,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
               apiKeyPepper: keys.apiKeyPepper,
               box,
               allowPrivateWebhooks: config.allowPrivateWebhooks,
+              payers: directory,
               secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
               publicUrl: config.publicUrl,
               listenUrl: () => listenUrl,
@@ -225,4 +265,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
     await store.close();
     throw err;
   }
+}
+
+async function closeConnectors(directory: PayerDirectory): Promise<void> {
+  await Promise.all(
+    directory.entries.map((entry) =>
+      'close' in entry.connector && typeof entry.connector.close === 'function'
+        ? (entry.connector as GatewayConnector).close()
+        : undefined,
+    ),
+  );
 }

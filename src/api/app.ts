@@ -9,6 +9,8 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Logger } from 'pino';
+import { listedPayer, type PayerDirectory } from '../payers/directory.ts';
+import type { PayerProblem } from '../payers/health.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
 import { DatabaseUnavailableError, type Db, DEFAULT_BUDGET_MS } from '../store/db.ts';
 import { createCoalescingNotifier, type Notifier } from '../store/notifier.ts';
@@ -27,6 +29,7 @@ import { registerStatus } from './routes/eligibility_status.ts';
 import { registerSubmit } from './routes/eligibility_submit.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerMetrics } from './routes/metrics.ts';
+import { registerPayersList } from './routes/payers_list.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -42,6 +45,8 @@ declare module 'fastify' {
     metrics?: AppMetrics;
     /** Wakes check workers after a submit (coalesced NOTIFY). */
     checksNotifier: Notifier;
+    /** The payer directory: aliases are stored under their canonical id; listed by GET /api/payers. */
+    payers?: PayerDirectory;
   }
 }
 
@@ -63,6 +68,10 @@ export interface AppOptions {
   trustedProxies?: string[];
   /** Limits on slow clients (headers, whole request, idle and keep-alive connections). */
   timeouts?: HttpTimeouts;
+  /** The payer directory (GET /api/payers; submitted aliases become canonical ids). */
+  payers?: PayerDirectory;
+  /** Payers refusing our credentials, for /readyz (src/payers/health.ts). */
+  payerProblems?: () => PayerProblem[];
   /** Extra routes (portal, admin) registered by the caller. */
   plugins?: ((app: FastifyInstance, ctx: { auth: ApiKeyAuthenticator }) => Promise<void> | void)[];
 }
@@ -98,6 +107,7 @@ export async function buildApp(
   app.decorate('checksNotifier', checksNotifier);
   app.addHook('onClose', () => checksNotifier.flush());
   if (opts.metrics) app.decorate('metrics', opts.metrics);
+  if (opts.payers) app.decorate('payers', opts.payers);
   const auth = new ApiKeyAuthenticator(opts.db, opts.apiKeyPepper);
 
   app.setErrorHandler((thrown: FastifyError | ApiError | Error, request, reply) => {
@@ -152,9 +162,19 @@ export async function buildApp(
   });
 
   await registerOpenApi(app, opts.version);
-  registerHealth(app, createReadinessProbe(opts.db, opts.dbRequestBudgetMs ?? DEFAULT_BUDGET_MS));
+  registerHealth(
+    app,
+    createReadinessProbe(opts.db, opts.dbRequestBudgetMs ?? DEFAULT_BUDGET_MS),
+    opts.payerProblems,
+  );
   registerSubmit(app, auth, new RateLimiter(opts.rateLimits.submit));
   registerStatus(app, auth, new RateLimiter(opts.rateLimits.status));
+  registerPayersList(
+    app,
+    auth,
+    new RateLimiter(opts.rateLimits.status),
+    (opts.payers?.entries ?? []).map(listedPayer),
+  );
   if (opts.metrics) registerMetrics(app, opts.metrics, opts.metricsToken);
   for (const plugin of opts.plugins ?? []) await plugin(app, { auth });
   return { app, auth };

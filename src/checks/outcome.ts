@@ -38,6 +38,14 @@ export const SERVICE_ERRORS = {
     possibleResolutions:
       'The service failed while processing this check, and retrying did not help. Check the request against the API reference and submit it again; if it fails again, contact support with the check id.',
   },
+  SH04: {
+    code: 'SH04',
+    description: 'Payer rejected the inquiry',
+    followupAction: 'Please Correct and Resubmit',
+    field: 'X12',
+    possibleResolutions:
+      'The payer could not read the inquiry (a 999 or TA1 rejection) and did not answer it. Correct the inquiry and submit it again.',
+  },
 } as const satisfies Record<string, EligibilityCheckError>;
 
 export interface CheckContext {

@@ -5,6 +5,10 @@
  * Idempotency: with an `Idempotency-Key`, the same key and the same body within 24 hours return the same
  * check; the same key with another body is a conflict. A unique index on (organization, key) decides races,
  * not a read-then-insert.
+ *
+ * Payer aliases: a check submitted under an alias of a directory payer is stored under the payer's
+ * canonical id, so the worker, the metrics and the status answer all name one payer. The idempotency hash
+ * is of the body as sent, so resending it under the same alias replays.
  */
 import { createHash } from 'node:crypto';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
@@ -45,11 +49,21 @@ export async function submitCheck(
   db: Queryable,
   organizationId: string,
   body: unknown,
-  options: { idempotencyKey?: string; wake?: () => void } = {},
+  options: {
+    idempotencyKey?: string;
+    wake?: () => void;
+    /** The directory's canonical id for an id or alias; undefined keeps the id as sent (unknown: SH01). */
+    canonicalPayerId?: (tradingPartnerServiceId: string) => string | undefined;
+  } = {},
 ): Promise<SubmitResult> {
   const problems = validateCheckRequest(body);
   if (problems.length) return { ok: false, problems };
-  const request = body as EligibilityCheckRequest;
+  const sent = body as EligibilityCheckRequest;
+  const canonical = options.canonicalPayerId?.(sent.tradingPartnerServiceId);
+  const request =
+    canonical && canonical !== sent.tradingPartnerServiceId
+      ? { ...sent, tradingPartnerServiceId: canonical }
+      : sent;
   const key = options.idempotencyKey ?? null;
   const wake = () =>
     options.wake ? options.wake() : db.query('SELECT pg_notify($1, $2)', [CHECKS_CHANNEL, '']);

@@ -18,6 +18,7 @@ import {
 import { CliError } from './backend.ts';
 import { ADMIN_COMMANDS } from './commands/admin.ts';
 import { CHECK_COMMAND } from './commands/check.ts';
+import { PAYER_LIST_COMMAND } from './commands/payer.ts';
 import { SERVE_COMMANDS } from './commands/serve.ts';
 import { X12_PARSE_COMMAND } from './commands/x12.ts';
 
@@ -25,6 +26,7 @@ const COMMANDS: readonly CommandSpec[] = [
   ...SERVE_COMMANDS,
   ...ADMIN_COMMANDS,
   CHECK_COMMAND,
+  PAYER_LIST_COMMAND,
   X12_PARSE_COMMAND,
 ];
 

@@ -2,6 +2,7 @@
  * A payer connector takes the X12 270 the service built and returns the payer's X12 271 text.
  * Failures are typed: a transient failure is retried with backoff, a permanent one fails the check.
  */
+import type { ConnectorType } from './directory-schema.ts';
 
 export interface PayerCallOptions {
   /** Aborted when the call's time budget is spent or the worker shuts down. */
@@ -57,4 +58,21 @@ export interface PayerEntry {
   /** Identifier sent in the 270 (NM1*PR NM109) and ISA08/GS03. */
   payerId: string;
   connector: PayerConnector;
+  /** Other ids that resolve to this payer; a check submitted under one is stored under the canonical id. */
+  aliases?: readonly string[];
+  /** For listings, logs and metric labels; default the connector's `name`. */
+  connectorType?: ConnectorType;
+  /** Calls at once per worker process; default PAYER_CONCURRENCY. */
+  concurrency?: number;
+  /** Time budget of one call; default PAYER_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** The 270's ISA/GS ids where they differ from X12_SENDER_ID/X12_SENDER_QUALIFIER and `payerId`/ZZ. */
+  envelope?: EnvelopeIds;
+}
+
+export interface EnvelopeIds {
+  senderId?: string;
+  senderQualifier?: string;
+  receiverId?: string;
+  receiverQualifier?: string;
 }

@@ -10,13 +10,19 @@
  * - half-open: after the open period one trial call goes through; success closes the breaker, failure
  *   opens it again for longer.
  * A failure is a transient outcome (timeout, connection error, "try later" AAA); any answer from the
- * payer, even a rejection of the inquiry, is a success as far as the breaker is concerned.
+ * payer, even a rejection of the inquiry, is a success as far as the breaker is concerned. A refused
+ * credential opens the breaker at once: retrying with the same credentials cannot succeed, and hammering a
+ * gateway with bad logins gets accounts locked. It stays reported (`authFailures`) until a call succeeds.
  */
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 
+export type PermitResult = 'success' | 'failure' | 'neutral' | 'auth-failure';
+
 export interface PayerGuardOptions {
+  /** Calls at once per payer, unless `concurrencyOf` names the payer's own limit. */
   maxConcurrent: number;
+  concurrencyOf?: (payer: string) => number | undefined;
   failureThreshold: number;
   openMs: number;
   maxOpenMs: number;
@@ -27,8 +33,9 @@ export interface PayerGuardOptions {
 }
 
 export type PayerPermit =
-  | { ok: true; release(result: 'success' | 'failure' | 'neutral'): void }
-  | { ok: false; reason: 'circuit-open' | 'busy'; retryInMs: number };
+  | { ok: true; release(result: PermitResult): void }
+  /** `auth-failed`: the breaker is open because the payer refused our credentials. */
+  | { ok: false; reason: 'circuit-open' | 'auth-failed' | 'busy'; retryInMs: number };
 
 interface PayerState {
   active: number;
@@ -38,6 +45,8 @@ interface PayerState {
   opens: number;
   trialInFlight: boolean;
   state: BreakerState;
+  /** When our credentials were last refused, until a call succeeds again. */
+  authFailedAt?: number;
 }
 
 export class PayerGuard {
@@ -54,6 +63,20 @@ export class PayerGuard {
     return this.payers.get(payer)?.state ?? 'closed';
   }
 
+  /** Payers whose last answer refused our credentials (for /readyz): ids and times only. */
+  authFailures(): { payer: string; since: Date }[] {
+    return [...this.payers]
+      .filter(([, st]) => st.authFailedAt !== undefined)
+      .map(([payer, st]) => ({ payer, since: new Date(st.authFailedAt!) }));
+  }
+
+  /** How long until an open breaker lets a trial call through (0 when it is not open), with jitter. */
+  openForMs(payer: string): number {
+    const st = this.payers.get(payer);
+    if (st?.state !== 'open') return 0;
+    return this.later(Math.max(0, st.openUntil - this.now()));
+  }
+
   /**
    * A permit to call `payer`, waiting up to `waitMs` for a free slot. Without one, says when to try
    * again: after the open period (circuit open) or shortly (all slots busy).
@@ -63,21 +86,21 @@ export class PayerGuard {
     let trial = false;
     if (st.state === 'open') {
       const left = st.openUntil - this.now();
-      if (left > 0) return { ok: false, reason: 'circuit-open', retryInMs: this.later(left) };
+      if (left > 0) return { ok: false, reason: this.openReason(st), retryInMs: this.later(left) };
       this.setState(payer, st, 'half-open');
     }
     if (st.state === 'half-open') {
       if (st.trialInFlight) {
         return {
           ok: false,
-          reason: 'circuit-open',
+          reason: this.openReason(st),
           retryInMs: this.later(Math.min(this.opts.openMs, 5_000)),
         };
       }
       st.trialInFlight = true;
       trial = true;
     }
-    if (st.active < this.opts.maxConcurrent) {
+    if (st.active < (this.opts.concurrencyOf?.(payer) ?? this.opts.maxConcurrent)) {
       st.active++;
     } else {
       if (!(await this.waitForSlot(st, waitMs, signal))) {
@@ -88,7 +111,7 @@ export class PayerGuard {
       if (!trial && st.state !== 'closed') {
         this.freeSlot(st);
         const left = Math.max(st.openUntil - this.now(), Math.min(this.opts.openMs, 5_000));
-        return { ok: false, reason: 'circuit-open', retryInMs: this.later(left) };
+        return { ok: false, reason: this.openReason(st), retryInMs: this.later(left) };
       }
     }
     let released = false;
@@ -104,6 +127,10 @@ export class PayerGuard {
     };
   }
 
+  private openReason(st: PayerState): 'circuit-open' | 'auth-failed' {
+    return st.authFailedAt === undefined ? 'circuit-open' : 'auth-failed';
+  }
+
   /** A waiting caller inherits the slot as is; otherwise it is freed. */
   private freeSlot(st: PayerState): void {
     const next = st.waiters.shift();
@@ -111,10 +138,11 @@ export class PayerGuard {
     else st.active--;
   }
 
-  private record(payer: string, st: PayerState, result: 'success' | 'failure' | 'neutral', trial: boolean) {
+  private record(payer: string, st: PayerState, result: PermitResult, trial: boolean) {
     if (result === 'neutral') return;
     if (result === 'success') {
       st.consecutiveFailures = 0;
+      st.authFailedAt = undefined;
       if (st.state !== 'closed') {
         st.opens = 0;
         this.setState(payer, st, 'closed');
@@ -122,9 +150,11 @@ export class PayerGuard {
       return;
     }
     st.consecutiveFailures++;
+    const auth = result === 'auth-failure';
+    if (auth) st.authFailedAt = this.now();
     const tripped =
       (trial && st.state === 'half-open') ||
-      (st.state === 'closed' && st.consecutiveFailures >= this.opts.failureThreshold);
+      (st.state === 'closed' && (auth || st.consecutiveFailures >= this.opts.failureThreshold));
     if (tripped) {
       const period = Math.min(this.opts.openMs * 2 ** st.opens, this.opts.maxOpenMs);
       st.opens++;

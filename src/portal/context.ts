@@ -3,6 +3,7 @@
  * to answer with a page or a redirect and to read form fields.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PayerDirectory } from '../payers/directory.ts';
 import type { Db } from '../store/db.ts';
 import type { PortalSession } from '../tenancy/sessions.ts';
 import type { SecretBox } from '../webhooks/signing-secrets.ts';
@@ -21,6 +22,8 @@ export interface PortalDeps {
   /** Seals webhook signing secrets at rest. */
   box: SecretBox;
   allowPrivateWebhooks: boolean;
+  /** The payer directory: the run-a-check picker, and aliases stored under their canonical id. */
+  payers?: PayerDirectory;
   /** Adds `Secure` to cookies (and the `__Host-` prefix); on whenever the portal is served over HTTPS. */
   secureCookies: boolean;
   /** The sign-in throttle's clock, so tests move time instead of waiting out a backoff. Default: Date.now. */

@@ -107,7 +107,7 @@ export interface FieldOptions {
 }
 
 /** Element id for a field name (names such as `subscriber.memberId` are not valid CSS ids everywhere). */
-function fieldId(name: string): string {
+export function fieldId(name: string): string {
   return `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 }
 

@@ -9,6 +9,7 @@
  * being recorded (its workers died on it) is failed with SH03 without a further try, so no input can keep
  * a check IN_PROGRESS forever.
  */
+import type { PermitResult } from '../payers/guard.ts';
 import type { CheckOutcome } from './process-check.ts';
 
 export interface RetryPolicy {
@@ -32,7 +33,8 @@ export interface ClaimFacts {
   createdAt: Date;
 }
 
-export type PayerRefusal = 'circuit-open' | 'busy';
+/** Why the payer was not asked: its breaker is open (after an outage, or a refused credential), or busy. */
+export type PayerRefusal = 'circuit-open' | 'auth-failed' | 'busy';
 
 /** What one attempt came to. */
 export type Attempt =
@@ -78,24 +80,8 @@ export function decide(claim: ClaimFacts, attempt: Attempt, policy: RetryPolicy,
   switch (attempt.kind) {
     case 'aborted':
       return { kind: 'release' };
-    case 'refused': {
-      const waitedMs = now.getTime() - claim.createdAt.getTime();
-      if (attempt.reason === 'circuit-open' && waitedMs >= policy.outageWaitMs) {
-        return {
-          kind: 'fail',
-          code: 'SH02',
-          outcomeCode: 'SH02',
-          detail: `The payer has been unavailable for ${Math.round(waitedMs / 60_000)} minutes (circuit breaker open); no answer was obtained.`,
-        };
-      }
-      return {
-        kind: 'retry',
-        delayMs: attempt.retryInMs,
-        reason: `payer ${attempt.reason}`,
-        attempt: 'refunded',
-        deferredBy: attempt.reason,
-      };
-    }
+    case 'refused':
+      return deferOrFail(claim, attempt.reason, attempt.retryInMs, policy, now);
     case 'error': {
       if (claim.attempts >= policy.maxAttempts) {
         const what = attempt.detail ?? `an internal error (${attempt.errorClass})`;
@@ -116,6 +102,11 @@ export function decide(claim: ClaimFacts, attempt: Attempt, policy: RetryPolicy,
     case 'outcome': {
       const { outcome } = attempt;
       if (outcome.kind === 'finished') return { kind: 'finish', ...withoutKind(outcome) };
+      // Our credentials were refused: not this check's fault, so it waits as in an outage, attempt refunded.
+      if (outcome.cause === 'authentication') {
+        const delay = outcome.retryAfterMs ?? retryDelayMs(claim.attempts, policy.retryBaseMs, policy.random);
+        return deferOrFail(claim, 'auth-failed', delay, policy, now);
+      }
       if (claim.attempts >= policy.maxAttempts) {
         return {
           kind: 'fail',
@@ -134,12 +125,36 @@ export function decide(claim: ClaimFacts, attempt: Attempt, policy: RetryPolicy,
   }
 }
 
+/** A check that waits on its payer without spending an attempt, until the outage window is spent. */
+function deferOrFail(
+  claim: ClaimFacts,
+  reason: PayerRefusal,
+  delayMs: number,
+  policy: RetryPolicy,
+  now: Date,
+): Decision {
+  const waitedMs = now.getTime() - claim.createdAt.getTime();
+  if (reason !== 'busy' && waitedMs >= policy.outageWaitMs) {
+    const why = reason === 'auth-failed' ? 'it refuses our credentials' : 'circuit breaker open';
+    return {
+      kind: 'fail',
+      code: 'SH02',
+      outcomeCode: 'SH02',
+      detail: `The payer has been unavailable for ${Math.round(waitedMs / 60_000)} minutes (${why}); no answer was obtained.`,
+    };
+  }
+  // Come back no later than the end of the outage window, so the SH02 is not late by a whole open period.
+  const due = reason === 'busy' ? delayMs : Math.min(delayMs, Math.max(1, policy.outageWaitMs - waitedMs));
+  return { kind: 'retry', delayMs: due, reason: `payer ${reason}`, attempt: 'refunded', deferredBy: reason };
+}
+
 function withoutKind(outcome: Extract<CheckOutcome, { kind: 'finished' }>) {
   return { status: outcome.status, body: outcome.body, outcomeCode: outcome.outcomeCode };
 }
 
 /** How the payer's slot is given back, from what the attempt came to. */
-export function permitResult(attempt: Attempt): 'success' | 'failure' | 'neutral' {
+export function permitResult(attempt: Attempt): PermitResult {
   if (attempt.kind !== 'outcome') return 'neutral';
-  return attempt.outcome.kind === 'finished' ? 'success' : 'failure';
+  if (attempt.outcome.kind === 'finished') return 'success';
+  return attempt.outcome.cause === 'authentication' ? 'auth-failure' : 'failure';
 }

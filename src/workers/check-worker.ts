@@ -22,7 +22,7 @@ import {
   type RetryPolicy,
 } from './check-decision.ts';
 import { type ClaimedCheck, claimDueChecks, nextDueIn, releaseCheck, scheduleRetry } from './claim-checks.ts';
-import { processCheck } from './process-check.ts';
+import { type PayerCall, type PayerCallOutcome, processCheck } from './process-check.ts';
 import { QueueRunner } from './queue-runner.ts';
 
 export interface CheckWorkerOptions {
@@ -36,7 +36,9 @@ export interface CheckWorkerOptions {
   payerTimeoutMs: number;
   maxAttempts: number;
   retryBaseMs: number;
+  /** ISA06/GS02 and ISA05 of the 270 (X12_SENDER_ID, X12_SENDER_QUALIFIER); a payer entry may override. */
   senderId: string;
+  senderQualifier?: string;
   applicationMode: 'sandbox' | 'production';
   random?: () => number;
   /** Per-payer concurrency limit and circuit breaker of this process (none: calls are not limited). */
@@ -46,7 +48,12 @@ export interface CheckWorkerOptions {
   onDeferred?: (event: { tradingPartnerServiceId: string; reason: string }) => void;
   /** Observability hook (metrics). */
   onFinished?: (event: { tradingPartnerServiceId: string; status: string; durationMs: number }) => void;
-  onPayerCall?: (event: { tradingPartnerServiceId: string; result: string; durationMs: number }) => void;
+  onPayerCall?: (event: {
+    tradingPartnerServiceId: string;
+    connector: string;
+    outcome: PayerCallOutcome;
+    durationMs: number;
+  }) => void;
 }
 
 export class CheckWorker {
@@ -102,9 +109,10 @@ export class CheckWorker {
   private async attempt(row: ClaimedCheck, signal: AbortSignal): Promise<Attempt> {
     const payer = this.opts.resolvePayer(row.trading_partner_service_id);
     let permit: PayerPermit | undefined;
+    const timeoutMs = payer?.timeoutMs ?? this.opts.payerTimeoutMs;
     if (payer && this.opts.guard) {
       // Wait a little for a slot, but never so long that the lease could lapse during the call.
-      const slack = (this.opts.leaseMs - this.opts.payerTimeoutMs) / 2;
+      const slack = (this.opts.leaseMs - timeoutMs) / 2;
       permit = await this.opts.guard.acquire(payer.tradingPartnerServiceId, Math.min(5_000, slack), signal);
       if (!permit.ok) {
         return signal.aborted
@@ -117,15 +125,11 @@ export class CheckWorker {
       const outcome = await processCheck(row.id, row.request as EligibilityCheckRequest, {
         payer,
         senderId: this.opts.senderId,
+        senderQualifier: this.opts.senderQualifier,
         applicationMode: this.opts.applicationMode,
-        timeoutMs: this.opts.payerTimeoutMs,
+        timeoutMs,
         signal,
-        onPayerCall: (result, durationMs) =>
-          this.opts.onPayerCall?.({
-            tradingPartnerServiceId: row.trading_partner_service_id,
-            result,
-            durationMs,
-          }),
+        onPayerCall: payer ? (call) => this.payerCalled(row, payer, call) : undefined,
       });
       attempt =
         outcome.kind === 'transient' && signal.aborted ? { kind: 'aborted' } : { kind: 'outcome', outcome };
@@ -138,7 +142,39 @@ export class CheckWorker {
       );
     }
     if (permit?.ok) permit.release(permitResult(attempt));
+    const outcome = attempt.kind === 'outcome' ? attempt.outcome : undefined;
+    if (payer && this.opts.guard && outcome?.kind === 'transient' && outcome.cause === 'authentication') {
+      // The refused credential opened the breaker: come back when it lets a trial call through.
+      outcome.retryAfterMs = this.opts.guard.openForMs(payer.tradingPartnerServiceId) || undefined;
+    }
     return attempt;
+  }
+
+  /** One line per payer call: ids, connector, outcome and latency; never PHI, X12 or credentials. */
+  private payerCalled(row: ClaimedCheck, payer: PayerEntry, call: PayerCall): void {
+    const connector = payer.connectorType ?? payer.connector.name;
+    const fields = {
+      checkId: row.id,
+      payer: payer.tradingPartnerServiceId,
+      connector,
+      outcome: call.outcome,
+      latencyMs: Math.round(call.durationMs),
+      exchangeId: call.exchangeId,
+      traceId: call.traceNumber,
+    };
+    this.opts.log.info(fields, 'payer call');
+    if (call.outcome === 'auth-failed') {
+      this.opts.log.warn(
+        { payer: payer.tradingPartnerServiceId, connector },
+        "payer refused the service's credentials; its checks wait until they are fixed",
+      );
+    }
+    this.opts.onPayerCall?.({
+      tradingPartnerServiceId: payer.tradingPartnerServiceId,
+      connector,
+      outcome: call.outcome,
+      durationMs: call.durationMs,
+    });
   }
 
   private async carryOut(row: ClaimedCheck, decision: Decision, started: number): Promise<void> {

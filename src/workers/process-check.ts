@@ -1,29 +1,69 @@
 /**
  * One attempt at one check: build the 270, ask the payer, read the 271, interpret the benefits, and decide
  * the outcome. No database access here: the caller records the outcome.
+ *
+ * What a payer's answer comes to:
+ * - a 271 that echoes our trace: COMPLETED, or FAILED with its AAA codes (42/80 "try later": transient);
+ * - a 271 that answers another inquiry (someone else's trace): transient, never attached to this check;
+ * - a 999 or TA1 rejection: FAILED at once with SH04, naming the segment and element to correct;
+ * - a refused credential (PayerAuthenticationError): transient with cause `authentication`, which the
+ *   worker turns into an open breaker and a wait that costs no attempt.
  */
 import { interpretBenefits } from '../benefits/interpret.ts';
 import { type CheckContext, completedBody, failedBody, serviceFailure } from '../checks/outcome.ts';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { EligibilityMeta } from '../contract/check-response.ts';
-import { type PayerEntry, PermanentPayerError, TransientPayerError } from '../payers/connector.ts';
+import {
+  PayerAuthenticationError,
+  type PayerEntry,
+  PermanentPayerError,
+  TransientPayerError,
+} from '../payers/connector.ts';
 import { build270 } from '../x12/build270.ts';
 import { parse271 } from '../x12/parse271.ts';
+import { echoesTrace } from '../x12/trace-echo.ts';
 import { X12Error } from '../x12/types.ts';
+import { rejectionError } from './rejection-error.ts';
 
 export type CheckOutcome =
   | { kind: 'finished'; status: 'COMPLETED' | 'FAILED'; body: string; outcomeCode: string }
-  | { kind: 'transient'; reason: string; retryAfterMs?: number };
+  | { kind: 'transient'; reason: string; retryAfterMs?: number; cause?: 'authentication' };
+
+/** What one payer call came to, for its log line and metrics. */
+export type PayerCallOutcome =
+  | 'ok'
+  | 'rejected'
+  | 'trace-mismatch'
+  | 'unreadable'
+  | 'transient'
+  | 'timeout'
+  | 'permanent'
+  | 'auth-failed';
+
+export interface PayerCall {
+  outcome: PayerCallOutcome;
+  durationMs: number;
+  /** The gateway's id of the exchange (CORE PayloadID, a clearinghouse request id), when it gave one. */
+  exchangeId?: string;
+  /** Our trace (270 TRN02 and BHT03). */
+  traceNumber: string;
+}
 
 export interface ProcessOptions {
   payer: PayerEntry | undefined;
+  /** ISA06/GS02 and ISA05 (X12_SENDER_ID, X12_SENDER_QUALIFIER); the payer's envelope overrides them. */
   senderId: string;
+  senderQualifier?: string;
   applicationMode: 'sandbox' | 'production';
+  /** This payer's call budget (its `timeoutMs`, else PAYER_TIMEOUT_MS). */
   timeoutMs: number;
   /** Aborts the payer call on shutdown. */
   signal: AbortSignal;
-  onPayerCall?: (result: 'ok' | 'transient' | 'permanent' | 'timeout', durationMs: number) => void;
+  onPayerCall?: (call: PayerCall) => void;
 }
+
+/** What an exchange id may look like (CORE PayloadIDs are UUIDs; clearinghouse ids are similar). */
+const EXCHANGE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** AAA reject reasons that mean "ask again later" rather than "this inquiry is wrong". */
 const TRANSIENT_AAA = new Set(['42', '80']);
@@ -33,106 +73,99 @@ export async function processCheck(
   request: EligibilityCheckRequest,
   opts: ProcessOptions,
 ): Promise<CheckOutcome> {
+  const payer = opts.payer;
+  const traceNumber = id.replaceAll('-', '');
+  const senderId = payer?.envelope?.senderId ?? opts.senderId;
   const meta: EligibilityMeta = {
     applicationMode: opts.applicationMode,
-    senderId: opts.senderId,
-    submitterId: opts.senderId,
+    senderId,
+    submitterId: senderId,
     traceId: id,
-    outboundTraceId: id,
+    outboundTraceId: traceNumber,
   };
   const ctx: CheckContext = {
     id,
     request,
-    payer: opts.payer
-      ? { payerName: opts.payer.payerName, payerId: opts.payer.payerId }
+    payer: payer
+      ? { payerName: payer.payerName, payerId: payer.payerId }
       : { payerId: request.tradingPartnerServiceId },
     meta,
   };
-  if (!opts.payer) {
+  if (!payer) {
     return { kind: 'finished', status: 'FAILED', body: serviceFailure(ctx, 'SH01'), outcomeCode: 'SH01' };
   }
-  const traceNumber = id.replaceAll('-', '');
   const x12_270 = build270(
     {
       provider: request.provider,
       subscriber: request.subscriber,
       encounter: request.encounter,
       traceNumber,
-      payer: { name: opts.payer.payerName, id: opts.payer.payerId },
+      payer: { name: payer.payerName, id: payer.payerId },
     },
     {
-      senderId: opts.senderId,
-      receiverId: opts.payer.payerId,
+      senderId,
+      senderQualifier: payer.envelope?.senderQualifier ?? opts.senderQualifier,
+      receiverId: payer.envelope?.receiverId ?? payer.payerId,
+      receiverQualifier: payer.envelope?.receiverQualifier,
       interchangeControlNumber: 1 + Math.floor(Math.random() * 999_999_998),
       now: new Date(),
       usageIndicator: opts.applicationMode === 'sandbox' ? 'T' : 'P',
     },
   );
 
-  let x12_271: string;
   const timeout = AbortSignal.timeout(opts.timeoutMs);
-  const callStarted = performance.now();
-  const called = (result: 'ok' | 'transient' | 'permanent' | 'timeout') =>
-    opts.onPayerCall?.(result, performance.now() - callStarted);
+  const started = performance.now();
+  let exchangeId: string | undefined;
+  const called = (outcome: PayerCallOutcome) =>
+    opts.onPayerCall?.({ outcome, durationMs: performance.now() - started, exchangeId, traceNumber });
+  let x12_271: string;
   try {
-    x12_271 = await opts.payer.connector.send(x12_270, { signal: AbortSignal.any([timeout, opts.signal]) });
-    called('ok');
+    x12_271 = await payer.connector.send(x12_270, {
+      signal: AbortSignal.any([timeout, opts.signal]),
+      onExchangeId: (exchange) => {
+        // The gateway chooses it, and it goes into logs and the answer: an id's characters only.
+        if (EXCHANGE_ID.test(exchange)) exchangeId = exchange;
+      },
+    });
   } catch (err) {
-    called(err instanceof PermanentPayerError ? 'permanent' : timeout.aborted ? 'timeout' : 'transient');
-    if (err instanceof PermanentPayerError) {
-      return { kind: 'finished', status: 'FAILED', body: serviceFailure(ctx, 'SH02'), outcomeCode: 'SH02' };
-    }
-    if (err instanceof TransientPayerError)
-      return { kind: 'transient', reason: 'payer unavailable', retryAfterMs: err.retryAfterMs };
-    if (timeout.aborted) return { kind: 'transient', reason: 'payer timeout' };
-    if (opts.signal.aborted) return { kind: 'transient', reason: 'shutdown' };
-    return { kind: 'transient', reason: `payer call failed (${(err as Error).name})` };
+    return callFailed(err, timeout.aborted, opts.signal.aborted, ctx, called);
   }
+  // The gateway's id of this exchange is what its support asks for; the check id stays in `id`.
+  if (exchangeId) meta.traceId = exchangeId;
 
   let outcome: ReturnType<typeof parse271>;
   try {
     outcome = parse271(x12_271, { traceNumber });
   } catch (err) {
+    called('unreadable');
     const issues = err instanceof X12Error ? err.issues.map((i) => i.code).join(', ') : 'unreadable';
     const detail = `The payer's answer could not be read as X12 (${issues}).`;
-    return {
-      kind: 'finished',
-      status: 'FAILED',
-      body: serviceFailure(ctx, 'SH02', detail),
-      outcomeCode: 'SH02:X12',
-    };
+    return failed(serviceFailure(ctx, 'SH02', detail), 'SH02:X12');
   }
   if (outcome.kind === 'rejected') {
-    const r = outcome.rejection;
-    const detail = `The payer rejected the inquiry (${r.kind} ${r.code}): ${r.message}`;
-    return {
-      kind: 'finished',
-      status: 'FAILED',
-      body: serviceFailure(ctx, 'SH02', detail),
-      outcomeCode: `SH02:${r.kind}`,
-    };
+    called('rejected');
+    return failed(failedBody(ctx, [rejectionError(outcome.rejection)]), `SH04:${outcome.rejection.kind}`);
   }
   const parsed = outcome.result;
   const broken = parsed.issues.filter((i) => i.severity === 'error');
   if (broken.length) {
+    called('unreadable');
     const detail = `The payer's answer was incomplete (${broken.map((i) => i.code).join(', ')}).`;
-    return {
-      kind: 'finished',
-      status: 'FAILED',
-      body: serviceFailure(ctx, 'SH02', detail),
-      outcomeCode: 'SH02:X12',
-    };
+    return failed(serviceFailure(ctx, 'SH02', detail), 'SH02:X12');
+  }
+  if (!echoesTrace(parsed, x12_271, traceNumber)) {
+    called('trace-mismatch');
+    return { kind: 'transient', reason: "payer's 271 does not echo this check's trace" };
   }
   const transient = parsed.rejections.find((r) => TRANSIENT_AAA.has(r.code) && !r.loop.startsWith('2110'));
-  if (transient) return { kind: 'transient', reason: `payer answered AAA ${transient.code}` };
+  if (transient) {
+    called('transient');
+    return { kind: 'transient', reason: `payer answered AAA ${transient.code}` };
+  }
+  called('ok');
   if (parsed.errors.length > 0) {
     const codes = parsed.errors.map((e) => e.code).join(',');
-    return {
-      kind: 'finished',
-      status: 'FAILED',
-      body: failedBody(ctx, parsed.errors, parsed),
-      outcomeCode: `AAA:${codes}`,
-    };
+    return failed(failedBody(ctx, parsed.errors, parsed), `AAA:${codes}`);
   }
   const interpretation = interpretBenefits({
     benefitsInformation: parsed.benefitsInformation,
@@ -145,4 +178,31 @@ export async function processCheck(
     body: completedBody(ctx, parsed, interpretation, x12_271),
     outcomeCode: 'COMPLETED',
   };
+}
+
+function failed(body: string, outcomeCode: string): CheckOutcome {
+  return { kind: 'finished', status: 'FAILED', body, outcomeCode };
+}
+
+function callFailed(
+  err: unknown,
+  timedOut: boolean,
+  shuttingDown: boolean,
+  ctx: CheckContext,
+  called: (outcome: PayerCallOutcome) => void,
+): CheckOutcome {
+  if (err instanceof PayerAuthenticationError) {
+    called('auth-failed');
+    return { kind: 'transient', reason: 'payer authentication failed', cause: 'authentication' };
+  }
+  if (err instanceof PermanentPayerError) {
+    called('permanent');
+    return failed(serviceFailure(ctx, 'SH02'), 'SH02');
+  }
+  called(timedOut ? 'timeout' : 'transient');
+  if (err instanceof TransientPayerError)
+    return { kind: 'transient', reason: 'payer unavailable', retryAfterMs: err.retryAfterMs };
+  if (timedOut) return { kind: 'transient', reason: 'payer timeout' };
+  if (shuttingDown) return { kind: 'transient', reason: 'shutdown' };
+  return { kind: 'transient', reason: `payer call failed (${(err as Error).name})` };
 }

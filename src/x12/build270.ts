@@ -53,10 +53,14 @@ export interface Inquiry270 {
 }
 
 export interface Envelope270 {
-  /** ISA06/GS02 (qualifier ZZ), up to 15 characters. */
+  /** ISA06/GS02, up to 15 characters. */
   senderId: string;
-  /** ISA08/GS03 (qualifier ZZ), up to 15 characters. */
+  /** ISA05; default `ZZ` (mutually defined). Payers and clearinghouses assign it at enrolment. */
+  senderQualifier?: string;
+  /** ISA08/GS03, up to 15 characters. */
   receiverId: string;
+  /** ISA07; default `ZZ`. */
+  receiverQualifier?: string;
   /** ISA13 and GS06, 1..999999999. */
   interchangeControlNumber: number;
   /** Dates and times are written in UTC. */
@@ -189,6 +193,8 @@ export function writeInterchange(h: InterchangeHeader, body: string[]): string {
 const DATE8 = /^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/;
 const NPI = /^\d{10}$/;
 const SERVICE_TYPE_CODE = /^[A-Z0-9]{1,2}$/;
+/** ISA05/ISA07 interchange id qualifiers (`ZZ`, `01`, `30`, ...): two characters, written as given. */
+const QUALIFIER = /^[A-Z0-9]{2}$/;
 
 function defaultOriginator(senderId: string): string {
   const alnum = senderId.toUpperCase().replace(/[^A-Z0-9]/g, '');
@@ -290,9 +296,17 @@ export function build270(inquiry: Inquiry270, envelope: Envelope270): string {
     {
       functionalIdCode: 'HS',
       transactionSetId: '270',
-      senderQualifier: 'ZZ',
+      senderQualifier: x12Value(envelope.senderQualifier ?? 'ZZ', 'senderQualifier', {
+        min: 2,
+        max: 2,
+        pattern: QUALIFIER,
+      }),
       senderId: envelope.senderId,
-      receiverQualifier: 'ZZ',
+      receiverQualifier: x12Value(envelope.receiverQualifier ?? 'ZZ', 'receiverQualifier', {
+        min: 2,
+        max: 2,
+        pattern: QUALIFIER,
+      }),
       receiverId: envelope.receiverId,
       controlNumber: envelope.interchangeControlNumber,
       now: envelope.now,

@@ -8,6 +8,7 @@
  * parse271All (or parse271Each, one at a time) reads every 271 of a batch; parse271Tree gives the loop trees for `elig x12 parse --raw`.
  */
 
+import { read999, readTa1 } from './acknowledgments.ts';
 import { readEligibility } from './eligibility.ts';
 import { type Envelope, readEnvelope, type TransactionSpan } from './envelope.ts';
 import { CLIENT_WARNING_CODES, error, IssueLog } from './issues.ts';
@@ -149,38 +150,11 @@ function rejectedOrThrow(t: X12Tokens, envelope: Envelope, log: IssueLog): Parse
   const ack = envelope.transactions.find((tx) => tx.type === '999');
   let rejection: InquiryRejected | undefined;
   if (ack) rejection = read999(t, ack);
-  else if (ta1 !== undefined) {
-    const note = t.value(ta1, 5);
-    rejection = {
-      kind: 'TA1',
-      code: t.upperValue(ta1, 4) || 'R',
-      message: `The interchange was rejected (TA1 note code ${/^\d{3}$/.test(note) ? note : 'missing'}).`,
-    };
-  }
+  else if (ta1 !== undefined) rejection = readTa1(t, ta1);
   if (rejection) return { kind: 'rejected', rejection, issues: log.finish() };
   const found = [...new Set(envelope.transactions.map((tx) => tx.type))].filter((x) => /^\d{3}$/.test(x));
   log.add(error('X12_NO_271', `Found ${found.length ? found.join(', ') : 'no transaction'}.`));
   throw new X12Error('No 271 transaction in the interchange', log.finish());
-}
-
-function read999(t: X12Tokens, ack: TransactionSpan): InquiryRejected {
-  let code = '';
-  let rejectedSegment = '';
-  for (let i = ack.start + 1; i < ack.end; i++) {
-    const id = t.segmentId(i);
-    if (id === 'AK9' || (id === 'IK5' && !code)) code = t.upperValue(i, 1);
-    if (id === 'IK3' && !rejectedSegment && /^[A-Z0-9]{2,3}$/i.test(t.value(i, 1)))
-      rejectedSegment = t.upperValue(i, 1);
-  }
-  code ||= 'R';
-  const where = rejectedSegment ? ` (first error in segment ${rejectedSegment})` : '';
-  const message =
-    code === 'A'
-      ? 'The payer accepted the inquiry but returned no 271.'
-      : code === 'E'
-        ? `The payer accepted the inquiry with errors and returned no 271${where}.`
-        : `The payer rejected the inquiry (implementation acknowledgment ${code})${where}.`;
-  return { kind: '999', code, message };
 }
 
 function finish(body: Omit<Eligibility271, 'warnings' | 'issues'>, log: IssueLog): Eligibility271 {

@@ -87,6 +87,17 @@ export interface InquiryRejected {
   /** Acknowledgment code, e.g. `R` (999 IK5/AK9) or TA1 note code. */
   code: string;
   message: string;
+  /** The first segment in error (999 IK301), or `ISA`/`IEA` for a TA1 note about one of their elements. */
+  segment?: string;
+  /** IK302: the segment's position in the transaction set. */
+  segmentPosition?: number;
+  /** IK303: the loop it was read in. */
+  loop?: string;
+  /** The element in error, e.g. `NM109` (999 IK401) or `ISA08` (from the TA1 note code). */
+  element?: string;
+  /** IK403, else IK304, or the TA1 note code (TA105). */
+  errorCode?: string;
+  errorDescription?: string;
 }
 
 export type Parsed271Outcome =

@@ -225,7 +225,7 @@ test('roll the secret: the next delivery carries both signatures', async () => {
 
 test('run a sandbox check from the form and read its benefits table', async () => {
   await page.getByRole('link', { name: 'Run a check' }).first().click();
-  assert.equal(await page.getByLabel('Payer id').inputValue(), 'SANDBOX');
+  assert.equal(await page.getByLabel('Payer', { exact: true }).inputValue(), 'SANDBOX');
   await page.getByLabel('Provider NPI').fill('1234567893');
   await page.getByLabel('Member id').fill('SBX1000001');
   await page.getByLabel('First name').fill('JANE');

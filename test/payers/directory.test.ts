@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PayerConnector } from '../../src/payers/connector.ts';
-import { createPayerDirectory, sandboxPayerEntry } from '../../src/payers/directory.ts';
+import {
+  createPayerDirectory,
+  findPayers,
+  listedPayer,
+  sandboxPayerEntry,
+} from '../../src/payers/directory.ts';
 import { createSandboxConnector } from '../../src/payers/sandbox/index.ts';
 
 const stub = (name: string): PayerConnector => ({ name, send: async () => '' });
@@ -33,4 +38,48 @@ test('several payers; entries keep their order; a duplicate id is refused', () =
     ['A1', 'B2'],
   );
   assert.throws(() => createPayerDirectory([a, { ...b, tradingPartnerServiceId: 'A1' }]), /twice/);
+});
+
+test('aliases resolve to their payer; an alias may not repeat an id or another alias', () => {
+  const a = {
+    tradingPartnerServiceId: 'A1',
+    payerName: 'Payer A',
+    payerId: 'PA',
+    aliases: ['87726', 'a-old'],
+    connector: stub('a'),
+  };
+  const directory = createPayerDirectory([a]);
+  assert.equal(directory.resolvePayer('87726'), a);
+  assert.equal(directory.resolvePayer('a-old')?.tradingPartnerServiceId, 'A1');
+  const b = { tradingPartnerServiceId: 'B2', payerName: 'B', payerId: 'PB', connector: stub('b') };
+  assert.throws(() => createPayerDirectory([a, { ...b, aliases: ['87726'] }]), /87726 twice/);
+  assert.throws(() => createPayerDirectory([a, { ...b, tradingPartnerServiceId: 'a-old' }]), /twice/);
+});
+
+test('listings: id, name, aliases and connector type only; ?q matches id, alias or name, any case', () => {
+  const entries = [
+    sandboxPayerEntry(stub('sandbox')),
+    {
+      tradingPartnerServiceId: 'UHC',
+      payerName: 'UnitedHealthcare',
+      payerId: '87726',
+      aliases: ['87726'],
+      connector: stub('x12-json'),
+      connectorType: 'x12-json' as const,
+      timeoutMs: 1000,
+    },
+  ];
+  const listed = entries.map(listedPayer);
+  assert.deepEqual(listed, [
+    { id: 'SANDBOX', name: 'Sandbox Health Plan', aliases: [], connectorType: 'sandbox' },
+    { id: 'UHC', name: 'UnitedHealthcare', aliases: ['87726'], connectorType: 'x12-json' },
+  ]);
+  const ids = (q?: string) => findPayers(listed, q).map((p) => p.id);
+  assert.deepEqual(ids(), ['SANDBOX', 'UHC']);
+  assert.deepEqual(ids('  '), ['SANDBOX', 'UHC']);
+  assert.deepEqual(ids('united'), ['UHC']);
+  assert.deepEqual(ids('877'), ['UHC'], 'alias substring');
+  assert.deepEqual(ids('sAnD'), ['SANDBOX']);
+  assert.deepEqual(ids('health'), ['SANDBOX', 'UHC']);
+  assert.deepEqual(ids('nothing'), []);
 });

@@ -121,3 +121,35 @@ test('callers waiting for a slot when the breaker opens do not call the payer', 
   for (const r of results) assert.ok(!r.ok && r.reason === 'circuit-open', JSON.stringify(r));
   assert.equal(g.state('P'), 'open');
 });
+
+test('refused credentials open the breaker at once and stay reported until a call succeeds', async () => {
+  const { g, clock, changes } = guard();
+  granted(await g.acquire('P', 0)).release('auth-failure');
+  assert.equal(g.state('P'), 'open', 'no waiting for failureThreshold failures');
+  assert.deepEqual(changes, ['open']);
+  assert.deepEqual(g.authFailures(), [{ payer: 'P', since: new Date(clock.t) }]);
+  const refused = await g.acquire('P', 0);
+  assert.deepEqual(refused, { ok: false, reason: 'auth-failed', retryInMs: 1_000 });
+  assert.equal(g.openForMs('P'), 1_000);
+  assert.equal(g.openForMs('Q'), 0);
+  clock.t += 1_000;
+  // The trial call is refused again: open for twice as long, still reported.
+  granted(await g.acquire('P', 0)).release('auth-failure');
+  assert.equal(g.openForMs('P'), 2_000);
+  assert.equal(g.authFailures().length, 1);
+  clock.t += 2_000;
+  granted(await g.acquire('P', 0)).release('success');
+  assert.equal(g.state('P'), 'closed');
+  assert.deepEqual(g.authFailures(), []);
+  // An outage that follows is an ordinary one again.
+  granted(await g.acquire('P', 0)).release('failure');
+  assert.equal(g.state('P'), 'closed');
+});
+
+test("a payer's own concurrency limit replaces maxConcurrent for it alone", async () => {
+  const { g } = guard({ maxConcurrent: 3, concurrencyOf: (p) => (p === 'ONE' ? 1 : undefined) });
+  granted(await g.acquire('ONE', 0));
+  assert.deepEqual((await g.acquire('ONE', 0)).ok, false);
+  for (let i = 0; i < 3; i++) granted(await g.acquire('OTHER', 0));
+  assert.deepEqual((await g.acquire('OTHER', 0)).ok, false);
+});

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { submitCheck } from '../../src/checks/submit.ts';
 import { PRODUCT_SERVICE_TYPES } from '../../src/contract/check-response.ts';
+import { createPayerDirectory, sandboxPayerEntry } from '../../src/payers/directory.ts';
 import { createPortalUser, issuePasswordResetLink } from '../../src/portal/index.ts';
 import { createApiKey } from '../../src/tenancy/api-keys.ts';
 import { createOrganization } from '../../src/tenancy/organizations.ts';
@@ -14,6 +15,7 @@ import { queueTestEvent } from '../../src/webhooks/deliveries.ts';
 import {
   type PortalClient,
   type PortalHarness,
+  signIn,
   signInWithLink,
   startPortal,
   waitForCheck,
@@ -59,6 +61,91 @@ test('the form shows field errors from the same validation as the API, keeping w
   assert.match(res.text, /value="JANE"/, 'typed values kept');
   const { rows } = await h.service.store.db.query('SELECT 1 FROM checks');
   assert.equal(rows.length, 0, 'nothing submitted');
+});
+
+test('the form picks the payer by name from the directory, the sandbox first and chosen', async () => {
+  const page = await owner.get('/portal/checks/new');
+  const select =
+    /<select id="f-tradingPartnerServiceId" name="tradingPartnerServiceId" required>([\s\S]*?)<\/select>/.exec(
+      page.text,
+    );
+  assert.ok(select, 'a select named tradingPartnerServiceId');
+  assert.deepEqual(
+    [...select[1]!.matchAll(/<option value="([^"]*)"( selected)?>([^<]*)<\/option>/g)].map((m) => [
+      m[1],
+      m[2],
+      m[3],
+    ]),
+    [['SANDBOX', ' selected', 'Sandbox Health Plan (SANDBOX)']],
+  );
+  assert.match(page.text, /<label for="f-tradingPartnerServiceId">Payer<\/label>/);
+});
+
+test('with configured payers: sandbox first, others by name; an alias is stored under the canonical id', async () => {
+  const stub = (name: string) => ({ name, send: async () => '' });
+  const directory = createPayerDirectory([
+    sandboxPayerEntry(stub('sandbox')),
+    { tradingPartnerServiceId: 'ZED', payerName: 'Zed Mutual', payerId: 'Z', connector: stub('x12-json') },
+    {
+      tradingPartnerServiceId: 'ACME',
+      payerName: 'Acme Health',
+      payerId: 'A',
+      aliases: ['87726'],
+      connector: stub('x12-json'),
+    },
+  ]);
+  const other = await h.listenPortal({ payers: directory });
+  try {
+    const client = await signIn(other.url, h.ownerEmail);
+    const page = await client.get('/portal/checks/new');
+    assert.deepEqual(
+      [...page.text.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1]),
+      ['SANDBOX', 'ACME', 'ZED'],
+    );
+    const res = await client.submit('/portal/checks/new', '/portal/checks/new', {
+      ...JANE,
+      // Another member, so the list test below still finds only its own checks by member.
+      'subscriber.memberId': 'ALIAS0042',
+      tradingPartnerServiceId: '87726',
+    });
+    assert.equal(res.status, 303);
+    const id = res.location!.split('/').pop()!;
+    const { rows } = await h.service.store.db.query<{ trading_partner_service_id: string }>(
+      'SELECT trading_partner_service_id FROM checks WHERE id = $1',
+      [id],
+    );
+    assert.equal(rows[0]!.trading_partner_service_id, 'ACME');
+    const missing = await client.submit('/portal/checks/new', '/portal/checks/new', {
+      ...JANE,
+      tradingPartnerServiceId: '',
+    });
+    assert.equal(missing.status, 400);
+    assert.match(missing.text, /Payer is required/);
+    assert.match(missing.text, /<option value="" selected>Choose a payer<\/option>/);
+  } finally {
+    await other.close();
+  }
+});
+
+test('a directory of thousands is offered as a text field with a list, not an unusable select', async () => {
+  const entries = Array.from({ length: 250 }, (_, i) => ({
+    tradingPartnerServiceId: `P${i}`,
+    payerName: `Payer ${i}`,
+    payerId: `P${i}`,
+    connector: { name: 'x12-json', send: async () => '' },
+  }));
+  const other = await h.listenPortal({ payers: createPayerDirectory(entries) });
+  try {
+    const page = await (await signIn(other.url, h.ownerEmail)).get('/portal/checks/new');
+    assert.doesNotMatch(page.text, /<select id="f-tradingPartnerServiceId"/);
+    assert.match(
+      page.text,
+      /<input id="f-tradingPartnerServiceId" name="tradingPartnerServiceId" type="text" value="" required autocomplete="off" list="f-tradingPartnerServiceId-list"/,
+    );
+    assert.equal((page.text.match(/<option value="P\d+" label="Payer \d+">/g) ?? []).length, 250);
+  } finally {
+    await other.close();
+  }
 });
 
 test('a valid form submits a check and redirects to its page by id only', async () => {

@@ -71,6 +71,7 @@ export async function startPortal(
             apiKeyPepper: service.keys.apiKeyPepper,
             box: service.box,
             allowPrivateWebhooks: config.allowPrivateWebhooks,
+            payers: service.directory,
             secureCookies: false,
             listenUrl: () => url,
             ...overrides,

@@ -9,6 +9,7 @@ import {
   decide,
   isPoisoned,
   LOST_ATTEMPT_ALLOWANCE,
+  permitResult,
   type RetryPolicy,
   retryDelayMs,
 } from '../../src/workers/check-decision.ts';
@@ -27,6 +28,13 @@ const completed: CheckOutcome = {
 const rejected: CheckOutcome = { kind: 'finished', status: 'FAILED', body: '{}', outcomeCode: 'AAA:72' };
 const unavailable: CheckOutcome = { kind: 'transient', reason: 'payer timeout' };
 const throttled: CheckOutcome = { kind: 'transient', reason: 'payer unavailable', retryAfterMs: 7000 };
+const locked: CheckOutcome = {
+  kind: 'transient',
+  reason: 'payer authentication failed',
+  cause: 'authentication',
+  retryAfterMs: 30_000,
+};
+const trace: CheckOutcome = { kind: 'transient', reason: "payer's 271 does not echo this check's trace" };
 
 type Row = [name: string, attempts: number, attempt: Attempt, now: Date, expected: Partial<Decision>];
 const rows: Row[] = [
@@ -101,6 +109,13 @@ const rows: Row[] = [
     { kind: 'retry', attempt: 'refunded', deferredBy: 'circuit-open' },
   ],
   [
+    'an open breaker defers no later than the end of the outage window',
+    1,
+    { kind: 'refused', reason: 'circuit-open', retryInMs: 30_000 },
+    at(50_000),
+    { kind: 'retry', attempt: 'refunded', delayMs: 10_000 },
+  ],
+  [
     'an open breaker past the outage window fails SH02',
     1,
     { kind: 'refused', reason: 'circuit-open', retryInMs: 900 },
@@ -113,6 +128,34 @@ const rows: Row[] = [
     { kind: 'refused', reason: 'busy', retryInMs: 900 },
     at(10 * 60_000),
     { kind: 'retry', attempt: 'refunded' },
+  ],
+  [
+    'refused credentials defer without cost, even on the last attempt, until the breaker lets a trial through',
+    3,
+    { kind: 'outcome', outcome: locked },
+    at(0),
+    { kind: 'retry', attempt: 'refunded', deferredBy: 'auth-failed', delayMs: 30_000 },
+  ],
+  [
+    'refused credentials past the outage window fail SH02',
+    1,
+    { kind: 'outcome', outcome: locked },
+    at(60_000),
+    { kind: 'fail', code: 'SH02', outcomeCode: 'SH02' },
+  ],
+  [
+    'a breaker opened by refused credentials defers like an outage',
+    2,
+    { kind: 'refused', reason: 'auth-failed', retryInMs: 900 },
+    at(1_000),
+    { kind: 'retry', attempt: 'refunded', deferredBy: 'auth-failed', delayMs: 900 },
+  ],
+  [
+    'a 271 for another inquiry is retried like any transient answer, never attached',
+    1,
+    { kind: 'outcome', outcome: trace },
+    at(0),
+    { kind: 'retry', attempt: 'counted' },
   ],
   ['shutdown releases', 2, { kind: 'aborted' }, at(0), { kind: 'release' }],
 ];
@@ -146,6 +189,26 @@ test('decide: the SH03 detail names the field an X12BuildError names, and the at
     (decision as { detail: string }).detail,
     /failed 3 times: Cannot write encounter\.dateOfService/,
   );
+});
+
+test('decide: SH02 after refused credentials says so', () => {
+  const decision = decide(
+    { attempts: 1, createdAt: created },
+    { kind: 'refused', reason: 'auth-failed', retryInMs: 1 },
+    policy,
+    at(120_000),
+  );
+  assert.match(
+    (decision as { detail: string }).detail,
+    /unavailable for 2 minutes \(it refuses our credentials\)/,
+  );
+});
+
+test('permitResult: refused credentials are reported to the guard as such', () => {
+  assert.equal(permitResult({ kind: 'outcome', outcome: locked }), 'auth-failure');
+  assert.equal(permitResult({ kind: 'outcome', outcome: trace }), 'failure');
+  assert.equal(permitResult({ kind: 'outcome', outcome: rejected }), 'success');
+  assert.equal(permitResult({ kind: 'refused', reason: 'auth-failed', retryInMs: 1 }), 'neutral');
 });
 
 test('isPoisoned: only claims beyond the budget and the lost-attempt allowance', () => {

@@ -85,7 +85,7 @@ test('a payer outage opens the breaker: checks wait with few calls and complete 
     // Without the breaker 12 checks x 10 attempts would have hit the payer 120 times and all failed.
     assert.ok(payer.callsWhileDown < 12, `payer called ${payer.callsWhileDown} times during the outage`);
     const metrics = await fetch(`${svc.url}/metrics`).then((r) => r.text());
-    assert.match(metrics, /elig_payer_circuit_state\{payer="FLAKYGW"\} 2/);
+    assert.match(metrics, /elig_payer_circuit_state\{payer="FLAKYGW",connector="outage"\} 2/);
     assert.match(metrics, /elig_checks_deferred_total\{payer="FLAKYGW",reason="circuit-open"\} [1-9]/);
 
     payer.down = false;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, test } from 'node:test';
@@ -233,6 +234,33 @@ describe('build270', () => {
         { name: 'X12BuildError' },
         JSON.stringify([inq, env]),
       );
+    }
+  });
+
+  test('ISA05/ISA07 qualifiers are configurable; the defaults (ZZ) keep the 270 byte for byte', () => {
+    const full = inquiry({ encounter: { serviceTypeCodes: ['98', 'PT'], dateOfService: '20260301' } });
+    const plain = build270(full, envelope());
+    // The SHA-256 of this exact inquiry as built before qualifiers were configurable.
+    assert.equal(
+      createHash('sha256').update(plain).digest('hex'),
+      'def047256a9440ae66d4fd7172528e518cc9f6a6ae758be966b27145fdabc042',
+    );
+    assert.equal(build270(full, envelope({ senderQualifier: 'ZZ', receiverQualifier: 'ZZ' })), plain);
+    const isa = one(
+      readSegments(build270(full, envelope({ senderQualifier: '30', receiverQualifier: 'PI' }))).segments,
+      'ISA',
+    );
+    assert.equal(isa.elements[5], '30');
+    assert.equal(isa.elements[7], 'PI');
+    for (const bad of ['Z', 'ZZZ', 'zz', 'Z*']) {
+      assert.throws(() => build270(full, envelope({ senderQualifier: bad })), {
+        name: 'X12BuildError',
+        message: /senderQualifier/,
+      });
+      assert.throws(() => build270(full, envelope({ receiverQualifier: bad })), {
+        name: 'X12BuildError',
+        message: /receiverQualifier/,
+      });
     }
   });
 });

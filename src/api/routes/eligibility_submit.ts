@@ -57,6 +57,7 @@ export function registerSubmit(app: FastifyInstance, auth: ApiKeyAuthenticator, 
       const result = await submitCheck(app.db, key.organizationId, request.body, {
         idempotencyKey,
         wake: () => app.checksNotifier.notify(),
+        canonicalPayerId: (id) => app.payers?.resolvePayer(id)?.tradingPartnerServiceId,
       });
       if (!result.ok) {
         if ('conflict' in result) throw validation(result.conflict, 422);

@@ -3,6 +3,7 @@
  * within DB_REQUEST_BUDGET_MS; see src/store/readiness.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import type { PayerProblem } from '../../payers/health.ts';
 import type { Readiness } from '../../store/readiness.ts';
 import { unavailable } from '../errors.ts';
 
@@ -16,11 +17,17 @@ const NOT_READY: Record<Exclude<Readiness, { ready: true }>['reason'], string> =
   failed: 'Database probe failed.',
 };
 
-export function registerHealth(app: FastifyInstance, readiness: () => Promise<Readiness>): void {
+/** `payerProblems`: payers refusing our credentials, listed in the ready answer (src/payers/health.ts). */
+export function registerHealth(
+  app: FastifyInstance,
+  readiness: () => Promise<Readiness>,
+  payerProblems: () => PayerProblem[] = () => [],
+): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async () => {
     const state = await readiness();
     if (!state.ready) throw unavailable(NOT_READY[state.reason]);
-    return { status: 'ready' };
+    const payers = payerProblems();
+    return payers.length ? { status: 'ready', payers } : { status: 'ready' };
   });
 }

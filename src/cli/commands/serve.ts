@@ -3,7 +3,7 @@
  * `elig migrate`: apply the migrations and exit.
  */
 import type { Config } from '../../config.ts';
-import { type Roles, startService, VERSION } from '../../server.ts';
+import { type Roles, type Service, startService, VERSION } from '../../server.ts';
 import { openStore } from '../../store/open.ts';
 import { closeWebhookAgents } from '../../webhooks/send.ts';
 import type { CommandSpec } from '../args.ts';
@@ -43,7 +43,9 @@ async function serveCommand(
   const store = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
   const role = roles.api && roles.worker ? 'api + worker' : roles.api ? 'api' : 'worker';
   const from = process.env.ELIG_RUNNING_FROM ? `; ${process.env.ELIG_RUNNING_FROM}` : '';
-  const lines = [`Eligibility service ${VERSION} (${role}; ${store}; sandbox payer SANDBOX${from})`];
+  const lines = [
+    `Eligibility service ${VERSION} (${role}; ${store}; ${payerSummary(service, config)}${from})`,
+  ];
   if (service.url) {
     lines.push(
       `  API:      ${service.url}/api/eligibility`,
@@ -76,4 +78,14 @@ async function serveCommand(
   await service.stop();
   await closeWebhookAgents();
   return 0;
+}
+
+/** `sandbox payer SANDBOX + 3 payers from payers.json`: what the directory holds, never its URLs. */
+function payerSummary(service: Service, config: Config): string {
+  const sandbox = config.sandboxEnabled ? 'sandbox payer SANDBOX' : '';
+  const fromFile = service.directory.entries.length - (config.sandboxEnabled ? 1 : 0);
+  const file = config.payersFile
+    ? `${fromFile} payer${fromFile === 1 ? '' : 's'} from ${config.payersFile}`
+    : '';
+  return [sandbox, file].filter(Boolean).join(' + ') || 'no payers';
 }

@@ -6,13 +6,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { FieldProblem } from '../../checks/request.ts';
 import { submitCheck } from '../../checks/submit.ts';
+import { type ListedPayer, listedPayer } from '../../payers/directory.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { formBody, formValue, type PortalDeps, seeOther, sendPage, session } from '../context.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { csrfField, errorSummary, page, textField } from '../layout.ts';
+import { payerPicker } from '../views/payer-picker.ts';
 
 const FIELDS = {
-  tradingPartnerServiceId: 'Payer id',
+  tradingPartnerServiceId: 'Payer',
   'provider.organizationName': 'Provider organization name',
   'provider.npi': 'Provider NPI',
   'subscriber.memberId': 'Member id',
@@ -78,7 +80,12 @@ export function buildCheckRequest(v: Values): Record<string, unknown> {
   );
 }
 
-function runPage(s: PortalSession, v: Values, problems: FieldProblem[]): SafeHtml {
+function runPage(
+  s: PortalSession,
+  payers: readonly ListedPayer[],
+  v: Values,
+  problems: FieldProblem[],
+): SafeHtml {
   const errors = problems.map((p) => ({ field: fieldOf(p), message: message(p) }));
   const errorFor = (name: FieldName) =>
     errors
@@ -98,7 +105,7 @@ ${errorSummary(errors)}
 <form method="post" action="/portal/checks/new" novalidate class="grid-form">
   ${csrfField(s.csrfToken)}
   <fieldset><legend>Payer</legend>
-  ${field('tradingPartnerServiceId', { hint: 'SANDBOX is the built-in test payer.', autocomplete: 'off' })}
+  ${payerPicker({ name: 'tradingPartnerServiceId', label: FIELDS.tradingPartnerServiceId, payers, value: v.tradingPartnerServiceId, error: errorFor('tradingPartnerServiceId') })}
   </fieldset>
   <fieldset><legend>Provider</legend>
   ${field('provider.organizationName', { autocomplete: 'organization' })}
@@ -120,12 +127,13 @@ ${errorSummary(errors)}
 }
 
 export function registerNewCheckRoutes(portal: FastifyInstance, deps: PortalDeps): void {
+  const payers = (deps.payers?.entries ?? []).map(listedPayer);
   portal.get('/checks/new', async (request, reply) => {
     const s = session(request);
     const blank = Object.fromEntries(Object.keys(FIELDS).map((k) => [k, ''])) as Values;
-    blank.tradingPartnerServiceId = 'SANDBOX';
+    blank.tradingPartnerServiceId = payers.some((p) => p.id === 'SANDBOX') ? 'SANDBOX' : '';
     blank['provider.organizationName'] = s.organizationName;
-    return sendPage(reply, runPage(s, blank, []));
+    return sendPage(reply, runPage(s, payers, blank, []));
   });
 
   portal.post('/checks/new', async (request, reply) => {
@@ -134,11 +142,12 @@ export function registerNewCheckRoutes(portal: FastifyInstance, deps: PortalDeps
     const values = Object.fromEntries(Object.keys(FIELDS).map((k) => [k, formValue(form, k)])) as Values;
     const submitted = await submitCheck(deps.db, s.user.organizationId, buildCheckRequest(values), {
       wake: () => portal.checksNotifier.notify(),
+      canonicalPayerId: (id) => deps.payers?.resolvePayer(id)?.tradingPartnerServiceId,
     });
     if (!submitted.ok) {
       const problems =
         'problems' in submitted ? submitted.problems : [{ field: 'body', problem: submitted.conflict }];
-      return sendPage(reply, runPage(s, values, problems), 400);
+      return sendPage(reply, runPage(s, payers, values, problems), 400);
     }
     request.log.info({ userId: s.user.id, checkId: submitted.id }, 'check submitted from the portal');
     return seeOther(reply, `/portal/checks/${submitted.id}`);

@@ -1,0 +1,70 @@
+/**
+ * GET /api/payers: the payers this service can check, so a client can pick a `tradingPartnerServiceId`.
+ * Ids, names, aliases and connector types only: gateway URLs and credentials are the operator's business
+ * and never leave the process (the response schema lists the four fields, so nothing else is serialized).
+ */
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { findPayers, type ListedPayer } from '../../payers/directory.ts';
+import type { ApiKeyAuthenticator } from '../auth.ts';
+import { validation } from '../errors.ts';
+import { errorResponses } from '../openapi.ts';
+import type { RateLimiter } from '../rate-limit.ts';
+
+const MAX_QUERY = 100;
+
+export const PayerListResponse = Type.Object({
+  payers: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'The `tradingPartnerServiceId` to submit checks with.' }),
+      name: Type.String(),
+      aliases: Type.Array(Type.String(), {
+        description: 'Other ids accepted for this payer; checks are stored and answered under `id`.',
+      }),
+      connectorType: Type.String({
+        description: '`sandbox`, `caqh-core-soap`, `caqh-core-mime` or `x12-json`.',
+      }),
+    }),
+  ),
+});
+
+export function registerPayersList(
+  app: FastifyInstance,
+  auth: ApiKeyAuthenticator,
+  limiter: RateLimiter,
+  payers: readonly ListedPayer[],
+): void {
+  app.get(
+    '/api/payers',
+    {
+      schema: {
+        summary: 'List payers',
+        description:
+          'The payer directory: the built-in sandbox (when enabled) and the payers the operator configured. ' +
+          '`q` keeps payers whose id, alias or name contains it, ignoring case.',
+        tags: ['Payers'],
+        security: [{ ApiKeyAuth: [] }],
+        querystring: Type.Object({ q: Type.Optional(Type.String({ maxLength: MAX_QUERY })) }),
+        response: { 200: PayerListResponse, ...errorResponses(400, 401, 403, 429) },
+      },
+      // Validation runs in the handler, after authentication, so an unauthenticated caller learns nothing.
+      validatorCompiler: () => () => true,
+    },
+    async (request, reply) => {
+      const key = await auth.authenticate(request, 'eligibility:read');
+      reply.headers(limiter.take(key.keyId));
+      const { q, ...rest } = request.query as Record<string, unknown>;
+      const unknown = Object.keys(rest);
+      if (unknown.length) throw validation(`Unknown query parameter: ${unknown.map(safeName).join(', ')}.`);
+      if (q !== undefined && (typeof q !== 'string' || q.length > MAX_QUERY)) {
+        throw validation(`q must be one string of at most ${MAX_QUERY} characters.`);
+      }
+      return { payers: findPayers(payers, q) };
+    },
+  );
+}
+
+/** A parameter name is the client's own text: shown only when it is a plain identifier. */
+function safeName(name: string): string {
+  return /^[A-Za-z0-9_.-]{1,40}$/.test(name) ? name : '(unnamed)';
+}

@@ -1,0 +1,129 @@
+/**
+ * `elig payer list`: the directory from the configuration and PAYERS_FILE alone (no server, no store, no
+ * secrets needed), as a table or as GET /api/payers' JSON; an invalid file exits 1 naming its problems.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { payersFixture } from '../helpers/payers-file.ts';
+
+const fixture = payersFixture();
+after(() => rmSync(fixture.dir, { recursive: true, force: true }));
+
+function elig(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/elig.mjs', ...args], {
+      // No secrets in the environment, and a data directory that does not exist: neither is needed.
+      env: { PATH: process.env.PATH, ELIG_RUNTIME: 'tsx', DATA_DIR: join(fixture.dir, 'no-data'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+test('a table of the sandbox and the file, without a server or the secrets', async () => {
+  const { code, stdout, stderr } = await elig(['payer', 'list'], { PAYERS_FILE: fixture.path });
+  assert.equal(code, 0, stderr);
+  assert.equal(
+    stdout,
+    [
+      'ID           NAME                       CONNECTOR       ALIASES',
+      'SANDBOX      Sandbox Health Plan        sandbox',
+      'ACME         Acme Health Plan           caqh-core-soap  87726, ACME-OLD',
+      'CIGNA-STEDI  Cigna (via clearinghouse)  x12-json',
+      'LOCKEDOUT    Locked Out Mutual          x12-json',
+      '',
+    ].join('\n'),
+  );
+});
+
+test('--json prints what GET /api/payers answers; SANDBOX_ENABLED=0 drops the sandbox', async () => {
+  const { code, stdout } = await elig(['payer', 'list', '--json'], {
+    PAYERS_FILE: fixture.path,
+    SANDBOX_ENABLED: '0',
+  });
+  assert.equal(code, 0);
+  const body = JSON.parse(stdout);
+  assert.deepEqual(
+    body.payers.map((p: { id: string }) => p.id),
+    ['ACME', 'CIGNA-STEDI', 'LOCKEDOUT'],
+  );
+  assert.deepEqual(body.payers[0], {
+    id: 'ACME',
+    name: 'Acme Health Plan',
+    aliases: ['87726', 'ACME-OLD'],
+    connectorType: 'caqh-core-soap',
+  });
+  for (const url of fixture.urls) assert.ok(!stdout.includes(new URL(url).host));
+  for (const secret of fixture.secrets) assert.ok(!stdout.includes(secret));
+});
+
+test('without PAYERS_FILE: the sandbox alone', async () => {
+  const { code, stdout } = await elig(['payer', 'list', '--json'], {});
+  assert.equal(code, 0);
+  assert.deepEqual(
+    JSON.parse(stdout).payers.map((p: { id: string }) => p.id),
+    ['SANDBOX'],
+  );
+});
+
+test('an invalid file: exit 1, every problem on stderr, nothing on stdout', async () => {
+  const bad = join(fixture.dir, 'bad.json');
+  writeFileSync(
+    bad,
+    JSON.stringify({
+      payers: [
+        { id: 'A', name: 'A', payerId: 'A', connector: { type: 'x12-json', url: 'nope', auth: {} } },
+        { id: 'A', name: 'B', payerId: 'B', connector: { type: 'caqh-core-soap', url: 'https://b.test' } },
+      ],
+    }),
+  );
+  const { code, stdout, stderr } = await elig(['payer', 'list'], { PAYERS_FILE: bad });
+  assert.equal(code, 1);
+  assert.equal(stdout, '');
+  assert.match(stderr, /^elig: Invalid payers file .*bad\.json:/);
+  assert.match(stderr, /payers\[0\]\.connector\.url has an invalid format/);
+  assert.match(
+    stderr,
+    /payers\[0\]\.connector\.auth\.type must be one of api-key, oauth2-client-credentials/,
+  );
+  assert.match(stderr, /payers\[1\]\.id "A" is also the id or alias of payers\[0\]/);
+});
+
+test('without or with an unknown sub-command it says how to use it', async () => {
+  const bare = await elig(['payer'], {});
+  assert.equal(bare.code, 1);
+  assert.match(bare.stderr, /usage: elig payer list \[--json\]/);
+  const unknown = await elig(['payer', 'show'], {});
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /Unknown command: payer show[\s\S]*payer list \[--json\]/);
+});
+
+test('elig serve with a payer credential missing stops at start, naming the reference, never a value', async () => {
+  const { code, stdout, stderr } = await elig(['serve'], {
+    PAYERS_FILE: fixture.path,
+    PORT: '0',
+    // One of the four: the others are missing.
+    TEST_CORE_USER: fixture.env.TEST_CORE_USER!,
+  });
+  assert.equal(code, 1);
+  assert.equal(stdout, '', 'nothing started');
+  assert.match(
+    stderr,
+    /payers\[0\]\.connector\.password: environment variable TEST_CORE_PASSWORD is not set/,
+  );
+  assert.match(
+    stderr,
+    /payers\[2\]\.connector\.auth\.clientId: environment variable TEST_OPTUM_ID is not set/,
+  );
+  for (const secret of fixture.secrets) assert.ok(!stderr.includes(secret));
+});
