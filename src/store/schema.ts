@@ -115,6 +115,11 @@ export const webhookAttempts = pgTable(
     responseStatus: integer('response_status'),
     latencyMs: integer('latency_ms'),
     error: text('error'),
+    /**
+     * The first 1 KB of the receiver's answer, for the delivery log. The receiver's text, so it may echo
+     * the body (PHI): purged with the check, never logged.
+     */
+    responseSnippet: text('response_snippet'),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
   },
   (t) => [index('webhook_attempts_event_idx').on(t.eventId, t.attemptNumber)],

@@ -27,6 +27,8 @@ export interface WebhookAttempt {
   responseStatus: number | null;
   latencyMs: number | null;
   error: string | null;
+  /** The first 1 KB of the receiver's answer (its text: escape it when shown). */
+  responseSnippet: string | null;
   nextAttemptAt: string | null;
 }
 
@@ -92,9 +94,10 @@ export async function listWebhookAttempts(
     response_status: number | null;
     latency_ms: number | null;
     error: string | null;
+    response_snippet: string | null;
     next_attempt_at: Date | null;
   }>(
-    `SELECT attempt_number, started_at, outcome, response_status, latency_ms, error, next_attempt_at
+    `SELECT attempt_number, started_at, outcome, response_status, latency_ms, error, response_snippet, next_attempt_at
        FROM webhook_attempts WHERE event_id = $1 ORDER BY attempt_number`,
     [eventId],
   );
@@ -105,6 +108,7 @@ export async function listWebhookAttempts(
     responseStatus: r.response_status,
     latencyMs: r.latency_ms,
     error: r.error,
+    responseSnippet: r.response_snippet,
     nextAttemptAt: r.next_attempt_at?.toISOString() ?? null,
   }));
 }

@@ -38,6 +38,12 @@ export async function purgeExpiredChecks(db: Db, retentionDays: number): Promise
         `UPDATE webhook_events SET body = '{}' WHERE check_id = ANY($1) AND state <> 'pending'`,
         [rows.map((r) => r.id)],
       );
+      // Receivers may echo the body they were sent: their answers go with it.
+      await tx.query(
+        `UPDATE webhook_attempts a SET response_snippet = NULL
+           FROM webhook_events e WHERE a.event_id = e.id AND e.check_id = ANY($1) AND a.response_snippet IS NOT NULL`,
+        [rows.map((r) => r.id)],
+      );
     }
     return rows.length;
   });

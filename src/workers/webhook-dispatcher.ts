@@ -152,7 +152,7 @@ export class WebhookDispatcher {
 
   private async record(
     event: ClaimedEvent,
-    result: { outcome: string; status?: number; latencyMs: number; error?: string },
+    result: { outcome: string; status?: number; latencyMs: number; error?: string; responseSnippet?: string },
     state: 'pending' | 'delivered' | 'failed' | 'cancelled',
     nextDelayMs: number | null,
   ): Promise<void> {
@@ -168,8 +168,8 @@ export class WebhookDispatcher {
       );
       if (!rows.length) return; // lease lost: the dispatcher that took over records its own attempt
       await tx.query(
-        `INSERT INTO webhook_attempts (id, event_id, attempt_number, started_at, outcome, response_status, latency_ms, error, next_attempt_at)
-         VALUES ($1, $2, $3, now() - $6 * interval '1 millisecond', $4, $5, $6, $7, $8)`,
+        `INSERT INTO webhook_attempts (id, event_id, attempt_number, started_at, outcome, response_status, latency_ms, error, next_attempt_at, response_snippet)
+         VALUES ($1, $2, $3, now() - $6 * interval '1 millisecond', $4, $5, $6, $7, $8, $9)`,
         [
           uuidv7(),
           event.id,
@@ -179,6 +179,7 @@ export class WebhookDispatcher {
           Math.round(result.latencyMs),
           result.error ?? null,
           rows[0]!.next_attempt_at,
+          result.responseSnippet ?? null,
         ],
       );
     });

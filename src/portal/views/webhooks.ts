@@ -185,12 +185,13 @@ ${event.checkId ? html`<dt>Check</dt><dd><a href="/portal/checks/${event.checkId
 ${
   attempts.length
     ? html`<div class="table-wrap" role="region" aria-label="Attempts" tabindex="0"><table>
-<thead><tr><th scope="col">#</th><th scope="col">Started</th><th scope="col">Outcome</th><th scope="col">Response</th><th scope="col">Latency</th><th scope="col">Error</th><th scope="col">Next retry</th></tr></thead>
+<thead><tr><th scope="col">#</th><th scope="col">Started</th><th scope="col">Outcome</th><th scope="col">Response</th><th scope="col">Response body (first 1 KB)</th><th scope="col">Latency</th><th scope="col">Error</th><th scope="col">Next retry</th></tr></thead>
 <tbody>${attempts.map(
         (
           a,
         ) => html`<tr><th scope="row">${a.attemptNumber}</th><td>${timestamp(a.startedAt)}</td><td class="outcome">${a.outcome}</td>
-<td>${a.responseStatus !== null ? `HTTP ${a.responseStatus}` : notStated()}</td><td>${milliseconds(a.latencyMs)}</td>
+<td>${a.responseStatus !== null ? `HTTP ${a.responseStatus}` : notStated()}</td>
+<td>${a.responseSnippet ? html`<pre class="snippet">${a.responseSnippet}</pre>` : notStated()}</td><td>${milliseconds(a.latencyMs)}</td>
 <td>${a.error ?? notStated()}</td><td>${timestamp(a.nextAttemptAt)}</td></tr>`,
       )}</tbody></table></div>`
     : html`<p>No attempt yet${waiting ? ': this page reloads every 2 seconds until there is one' : ''}.</p>`
