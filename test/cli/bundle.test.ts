@@ -46,7 +46,8 @@ test('bin/elig.mjs runs the sources through tsx when the bundle is missing or EL
 });
 
 test('the bundle serves: a sandbox check completes with benefits; portal assets and OpenAPI load', async () => {
-  const config = testConfig();
+  // An empty DATA_DIR: the bundle must find pglite-init.mjs to create the store in a child process.
+  const config = testConfig({}, { emptyDataDir: true });
   const env: Record<string, string | undefined> = {
     ELIG_ENV: 'test',
     PORT: '0',
