@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../helpers/eventually.ts';
 import { dropTestSchema, sandboxRequest, testConfig } from '../helpers/service.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -94,12 +95,15 @@ test('the bundle serves: a sandbox check completes with benefits; portal assets 
     });
     assert.equal(submitted.status, 202);
     const { id } = (await submitted.json()) as { id: string };
-    let result: any;
-    for (let i = 0; i < 200; i++) {
-      result = await fetch(`${url}/api/eligibility/${id}/status`, { headers }).then((r) => r.json());
-      if (result.status !== 'IN_PROGRESS') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const result: any = await eventually(
+      async () => {
+        const status: any = await fetch(`${url}/api/eligibility/${id}/status`, { headers }).then((r) =>
+          r.json(),
+        );
+        return status.status !== 'IN_PROGRESS' && status;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: 'the check finishing' },
+    );
     assert.equal(result.status, 'COMPLETED');
     assert.equal(result.benefits.length, 7);
     const css = await fetch(`${url}/portal/assets/portal.css`);

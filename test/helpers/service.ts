@@ -10,6 +10,7 @@ import pg from 'pg';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type Roles, type Service, type StartOptions, startService } from '../../src/server.ts';
 import { pgliteDataPath } from '../../src/store/open.ts';
+import { eventually } from './eventually.ts';
 import { copyPgliteTemplate, testDataRoot } from './pglite-template.ts';
 
 export const SANDBOX_PROVIDER = { organizationName: 'Test Clinic', npi: '1234567893' };
@@ -156,12 +157,13 @@ export function sandboxRequest(
 
 /** Polls the status operation until the check leaves IN_PROGRESS. */
 export async function waitForResult(c: Client, id: string, timeoutMs = 20_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await c.get(`/api/eligibility/${id}/status`);
-    if (res.status !== 200) throw new Error(`status answered ${res.status}`);
-    if (res.body.status !== 'IN_PROGRESS') return res.body;
-    if (Date.now() > deadline) throw new Error(`check ${id} still IN_PROGRESS after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return eventually(
+    async () => {
+      const res = await c.get(`/api/eligibility/${id}/status`);
+      if (res.status !== 200) throw new Error(`status answered ${res.status}`);
+      if (res.body.status === 'IN_PROGRESS') throw new Error('still IN_PROGRESS');
+      return res.body;
+    },
+    { timeoutMs, intervalMs: 25, what: `check ${id} finishing` },
+  );
 }

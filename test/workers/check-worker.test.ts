@@ -10,6 +10,7 @@ import { type PayerConnector, type PayerEntry, TransientPayerError } from '../..
 import { createSandboxConnector } from '../../src/payers/sandbox/index.ts';
 import { CheckWorker } from '../../src/workers/check-worker.ts';
 import { claimDueChecks } from '../../src/workers/claim-checks.ts';
+import { eventually } from '../helpers/eventually.ts';
 import {
   client,
   LogCapture,
@@ -186,8 +187,7 @@ test('graceful shutdown releases a check whose payer call is still running', asy
   const id = await submit('CONTROLLED');
   const w = worker('leaver');
   await w.start();
-  const deadline = Date.now() + 5000;
-  while (w.activeCount === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  await eventually(() => w.activeCount > 0, { timeoutMs: 5000, intervalMs: 10, what: 'the payer call' });
   assert.equal(w.activeCount, 1);
   await w.stop(50);
   controlled.hang = false;

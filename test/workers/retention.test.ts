@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { purgeExpiredChecks } from '../../src/workers/retention.ts';
+import { eventually } from '../helpers/eventually.ts';
 import {
   client,
   sandboxRequest,
@@ -91,16 +92,22 @@ test('a backlog is purged batch by batch, and stopping waits for one batch at mo
   const { createLogger } = await import('../../src/log.ts');
   // A long pause between batches: stopping during it must not wait for the rest of the backlog.
   const stop = startRetention(db, createLogger('silent'), 30, 60_000, 5_000);
-  const deadline = Date.now() + 10_000;
-  while ((await open()) === 1200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await eventually(async () => (await open()) < 1200, {
+    timeoutMs: 10_000,
+    intervalMs: 50,
+    what: 'the first batch',
+  });
   const t0 = Date.now();
   await stop();
   assert.ok(Date.now() - t0 < 2_000, `stop took ${Date.now() - t0} ms`);
   assert.equal(await open(), 700, 'exactly one batch of 500 was purged before the stop');
 
   const again = startRetention(db, createLogger('silent'), 30, 60_000, 10);
-  const until = Date.now() + 15_000;
-  while ((await open()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  await eventually(async () => (await open()) === 0, {
+    timeoutMs: 15_000,
+    intervalMs: 50,
+    what: 'the rest of the backlog',
+  });
   await again();
   assert.equal(await open(), 0, 'the rest of the backlog is purged');
 });
