@@ -71,8 +71,16 @@ test('a revoked key stops working at once', async () => {
     [k.slice(0, 18)],
   );
   assert.ok(await revokeApiKey(svc.service.store.db, svc.organizationId, rows[0]!.id));
+  // The API's listener on this channel, registered at start, clears its key cache synchronously; one
+  // registered now runs after it for the same notification.
+  let heard!: () => void;
+  const cacheCleared = new Promise<void>((resolve) => {
+    heard = resolve;
+  });
+  const unlisten = await svc.service.store.db.listen('elig_keys', () => heard());
   await svc.service.store.db.notify('elig_keys');
-  await new Promise((r) => setTimeout(r, 50));
+  await cacheCleared;
+  await unlisten();
   assert.equal((await c.post('/api/eligibility', sandboxRequest(JANE))).status, 401);
 });
 

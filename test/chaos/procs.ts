@@ -1,6 +1,6 @@
 /**
  * Helpers for the chaos tests: `elig` as real child processes (so `kill -9` is a real kill), PostgreSQL
- * clients for the fresh schema each test file uses, and bounded waiting. Only for PostgreSQL: the chaos
+ * clients for the fresh schema each test file uses. Only for PostgreSQL: the chaos
  * tests are about several processes sharing one database.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -83,19 +83,6 @@ export function spawnElig(args: string[], env: Record<string, string>): EligProc
     proc.stderr += d.toString('utf8');
   });
   return proc;
-}
-
-export async function waitUntil(
-  what: string,
-  condition: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-  everyMs = 100,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

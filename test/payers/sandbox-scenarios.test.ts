@@ -111,6 +111,8 @@ describe('aborts and the silent member', () => {
       createSandboxConnector({ latencyMs: 0 }).send(inquiryText(JAMES), { signal: controller.signal }),
     );
     for (let i = 0; i < 5; i++) await flush();
+    // Timers fire in the order they fall due, so this one fires after any the call armed for up to 20 ms
+    // (such as setTimeout(NaN), 1 ms: the trap of 0 × Infinity latency).
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(call.settled, false, 'answered');
     controller.abort();
