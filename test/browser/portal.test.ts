@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { PRODUCT_SERVICE_TYPES } from '../../src/checks/schema.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { member } from '../helpers/members.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { type PortalHarness, startPortal } from '../portal/helpers.ts';
 
@@ -38,7 +39,7 @@ async function api(key: string): Promise<number> {
     body: JSON.stringify({
       tradingPartnerServiceId: 'SANDBOX',
       provider: { organizationName: 'Demo Clinic', npi: '1234567893' },
-      subscriber: { memberId: 'SBX1000002', firstName: 'JOHN', lastName: 'SMITH', dateOfBirth: '19750704' },
+      subscriber: member('SBX1000002'),
     }),
   });
   await res.arrayBuffer();
@@ -230,10 +231,11 @@ test('run a sandbox check from the form and read its benefits table', async () =
   await page.getByRole('link', { name: 'Run a check' }).first().click();
   assert.equal(await page.getByLabel('Payer id').inputValue(), 'SANDBOX');
   await page.getByLabel('Provider NPI').fill('1234567893');
-  await page.getByLabel('Member id').fill('SBX1000001');
-  await page.getByLabel('First name').fill('JANE');
-  await page.getByLabel('Last name').fill('DOE');
-  await page.getByLabel('Date of birth').fill('19800115');
+  const jane = member('SBX1000001');
+  await page.getByLabel('Member id').fill(jane.memberId);
+  await page.getByLabel('First name').fill(jane.firstName);
+  await page.getByLabel('Last name').fill(jane.lastName);
+  await page.getByLabel('Date of birth').fill(jane.dateOfBirth);
   await shot('09-run-check');
   await page.getByRole('button', { name: 'Run check' }).click();
   await page.waitForURL(/\/portal\/checks\/[0-9a-f-]{36}$/);

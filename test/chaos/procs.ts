@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { member } from '../helpers/members.ts';
 
 export const PG_URL = process.env.DATABASE_URL;
 /** The `skip` option of every chaos test: they need a real PostgreSQL. */
@@ -90,19 +91,19 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 /** Sandbox members used by the chaos tests and what each must end as. */
 export const MEMBERS = [
   {
-    member: { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' },
+    member: member('SBX1000001'),
     outcome: 'COMPLETED',
   },
   {
-    member: { memberId: 'SBX1000002', firstName: 'JOHN', lastName: 'SMITH', dateOfBirth: '19750704' },
+    member: member('SBX1000002'),
     outcome: 'COMPLETED',
   },
   {
-    member: { memberId: 'SBX1000005', firstName: 'LINDA', lastName: 'WILLIAMS', dateOfBirth: '19881122' },
+    member: member('SBX1000005'),
     outcome: 'COMPLETED',
   },
   {
-    member: { memberId: 'SBX1000010', firstName: 'EMMA', lastName: 'WILSON', dateOfBirth: '19850315' },
+    member: member('SBX1000010'),
     outcome: 'COMPLETED',
   },
 ] as const;

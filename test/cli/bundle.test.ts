@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { eventually } from '../helpers/eventually.ts';
+import { member } from '../helpers/members.ts';
 import { dropTestSchema, sandboxRequest, testConfig } from '../helpers/service.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -84,14 +85,7 @@ test('the bundle serves: a sandbox check completes with benefits; portal assets 
     const submitted = await fetch(`${url}/api/eligibility`, {
       method: 'POST',
       headers,
-      body: JSON.stringify(
-        sandboxRequest({
-          memberId: 'SBX1000001',
-          firstName: 'JANE',
-          lastName: 'DOE',
-          dateOfBirth: '19800115',
-        }),
-      ),
+      body: JSON.stringify(sandboxRequest(member('SBX1000001'))),
     });
     assert.equal(submitted.status, 202);
     const { id } = (await submitted.json()) as { id: string };

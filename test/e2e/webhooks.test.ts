@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { setWebhookSecret, setWebhookUrl } from '../../src/webhooks/settings.ts';
 import { verifyWebhook } from '../../src/webhooks/verify.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { member } from '../helpers/members.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import {
   client,
@@ -17,7 +18,7 @@ import {
   waitForResult,
 } from '../helpers/service.ts';
 
-const JANE = { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
+const JANE = member('SBX1000001');
 let svc: TestService;
 let receiver: Receiver;
 let secret: string;

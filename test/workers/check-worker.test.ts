@@ -11,6 +11,7 @@ import { createSandboxConnector } from '../../src/payers/sandbox/index.ts';
 import { CheckWorker } from '../../src/workers/check-worker.ts';
 import { claimDueChecks } from '../../src/workers/claim-checks.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { member } from '../helpers/members.ts';
 import {
   client,
   LogCapture,
@@ -20,7 +21,7 @@ import {
   waitForResult,
 } from '../helpers/service.ts';
 
-const JANE = { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
+const JANE = member('SBX1000001');
 const sandbox = createSandboxConnector({ latencyMs: 0 });
 
 /** Wraps the sandbox: fails the first `failures` calls transiently, or hangs until aborted when `hang` is set. */

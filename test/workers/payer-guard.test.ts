@@ -9,9 +9,10 @@ import type { PayerConnector, PayerEntry } from '../../src/payers/connector.ts';
 import { TransientPayerError } from '../../src/payers/connector.ts';
 import { createSandboxConnector } from '../../src/payers/sandbox/index.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { member } from '../helpers/members.ts';
 import { client, sandboxRequest, startTestService, waitForResult } from '../helpers/service.ts';
 
-const JANE = { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
+const JANE = member('SBX1000001');
 const sandbox = createSandboxConnector({ latencyMs: 0 });
 
 class OutageConnector implements PayerConnector {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { purgeExpiredChecks } from '../../src/workers/retention.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { member } from '../helpers/members.ts';
 import {
   client,
   sandboxRequest,
@@ -19,29 +20,10 @@ after(() => svc.stop());
 
 test('finished checks older than the retention period keep only id, status, times and codes', async () => {
   const c = client(svc.url, svc.apiKey);
-  const ok = (
-    await c.post(
-      '/api/eligibility',
-      sandboxRequest({ memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' }),
-    )
-  ).body.id;
-  const failed = (
-    await c.post(
-      '/api/eligibility',
-      sandboxRequest({ memberId: 'SBX1000001', firstName: 'JANE', lastName: 'ROE', dateOfBirth: '19800115' }),
-    )
-  ).body.id;
-  const recent = (
-    await c.post(
-      '/api/eligibility',
-      sandboxRequest({
-        memberId: 'SBX1000002',
-        firstName: 'JOHN',
-        lastName: 'SMITH',
-        dateOfBirth: '19750704',
-      }),
-    )
-  ).body.id;
+  const jane = member('SBX1000001');
+  const ok = (await c.post('/api/eligibility', sandboxRequest(jane))).body.id;
+  const failed = (await c.post('/api/eligibility', sandboxRequest({ ...jane, lastName: 'ROE' }))).body.id;
+  const recent = (await c.post('/api/eligibility', sandboxRequest(member('SBX1000002')))).body.id;
   for (const id of [ok, failed, recent]) await waitForResult(c, id);
   const db = svc.service.store.db;
   await db.query("UPDATE checks SET completed_at = now() - interval '31 days' WHERE id = ANY($1)", [
