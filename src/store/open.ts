@@ -15,6 +15,11 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** Where the PGlite cluster lives inside DATA_DIR (beside the lock file and the generated secret). */
+export function pgliteDataPath(dataDir: string): string {
+  return join(dataDir, 'pg');
+}
+
 export async function openStore(
   config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> &
     Partial<Pick<Config, 'dbRequestBudgetMs'>>,
@@ -30,7 +35,7 @@ export async function openStore(
   const lock = acquireDataDirLock(config.dataDir);
   try {
     const madePrivate = makeDataDirPrivate(config.dataDir);
-    const db = await openPglite(join(config.dataDir, 'pg'), pglite);
+    const db = await openPglite(pgliteDataPath(config.dataDir), pglite);
     await migrate(db);
     return {
       db,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { member } from '../helpers/members.ts';
 import {
   client,
   sandboxRequest,
@@ -18,10 +19,7 @@ const FAILED_KEYS = ['errors', 'id', 'payer', 'status', 'subscriber', 'tradingPa
 
 test('COMPLETED carries the full result', async () => {
   const c = client(svc.url, svc.apiKey);
-  const { body } = await c.post(
-    '/api/eligibility',
-    sandboxRequest({ memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' }),
-  );
+  const { body } = await c.post('/api/eligibility', sandboxRequest(member('SBX1000001')));
   const result = await waitForResult(c, body.id);
   assert.equal(result.status, 'COMPLETED');
   assert.equal(result.id, body.id);
@@ -72,12 +70,7 @@ test('FAILED carries exactly id, status, payer, subscriber, tradingPartnerServic
 test('an unknown payer FAILS with SH01 and its spec description and follow-up', async () => {
   const c = client(svc.url, svc.apiKey);
   const { body } = await c.post('/api/eligibility', {
-    ...sandboxRequest({
-      memberId: 'SBX1000001',
-      firstName: 'JANE',
-      lastName: 'DOE',
-      dateOfBirth: '19800115',
-    }),
+    ...sandboxRequest(member('SBX1000001')),
     tradingPartnerServiceId: 'NOPAYER',
   });
   const result = await waitForResult(c, body.id);
@@ -91,10 +84,7 @@ test('an unknown payer FAILS with SH01 and its spec description and follow-up', 
 
 test('the status body is stable: the same bytes on every read', async () => {
   const c = client(svc.url, svc.apiKey);
-  const { body } = await c.post(
-    '/api/eligibility',
-    sandboxRequest({ memberId: 'SBX1000002', firstName: 'JOHN', lastName: 'SMITH', dateOfBirth: '19750704' }),
-  );
+  const { body } = await c.post('/api/eligibility', sandboxRequest(member('SBX1000002')));
   await waitForResult(c, body.id);
   const a = await fetch(`${svc.url}/api/eligibility/${body.id}/status`, {
     headers: { authorization: `Key ${svc.apiKey}` },

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { member } from '../helpers/members.ts';
 import { client, sandboxRequest, startTestService, type TestService } from '../helpers/service.ts';
 
-const JANE = { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
+const JANE = member('SBX1000001');
 let svc: TestService;
 before(async () => {
   svc = await startTestService({ roles: { api: true, worker: false } });

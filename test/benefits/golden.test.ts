@@ -4,17 +4,11 @@
  * (test/fixtures/golden/*.json; each file's `notes` says which segments justify the tricky values).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { interpretBenefits } from '../../src/benefits/interpret.ts';
 import type { BenefitEntry } from '../../src/contract/check-response.ts';
-import type { Parsed271Outcome } from '../../src/x12/types.ts';
-
-type Parse271 = (text: string, options?: { traceNumber?: string }) => Parsed271Outcome;
-const PARSER = new URL('../../src/x12/parse271.ts', import.meta.url);
-// The parser is written in parallel by another engineer: until it exists the golden tests are skipped, not faked.
-const parse271: Parse271 | undefined = existsSync(PARSER) ? (await import(PARSER.href)).parse271 : undefined;
-const skip = parse271 ? false : 'src/x12/parse271.ts does not exist yet';
+import { parse271 } from '../../src/x12/parse271.ts';
 
 const GOLDEN_DIR = new URL('../fixtures/golden/', import.meta.url);
 const SAMPLES = new URL('../../../shared/x12-samples/', import.meta.url);
@@ -78,8 +72,7 @@ test('at least 8 hand-labelled golden files', () => {
 });
 
 for (const { name, golden } of goldens) {
-  describe(`golden ${name} (${golden.source})`, { skip }, () => {
-    if (!parse271) return;
+  describe(`golden ${name} (${golden.source})`, () => {
     const text = readFileSync(new URL(golden.source, SAMPLES), 'utf8');
     const outcome = parse271(text);
     const parsed = outcome.kind === '271' ? outcome.result : undefined;

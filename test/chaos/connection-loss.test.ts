@@ -17,6 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { eventually } from '../helpers/eventually.ts';
 import { client, sandboxRequest } from '../helpers/service.ts';
 import {
   dropSchema,
@@ -27,7 +28,6 @@ import {
   PG_URL,
   sleep,
   spawnElig,
-  waitUntil,
   withPg,
 } from './procs.ts';
 
@@ -61,7 +61,10 @@ before(async () => {
     LOG_LEVEL: 'warn',
   });
   await serve.ready;
-  await waitUntil('the first-start banner', () => /Test API key:\s+(\S+)/.test(serve.stdout), 5000, 20);
+  await eventually(() => /Test API key:\s+(\S+)/.test(serve.stdout), {
+    timeoutMs: 5000,
+    what: 'the first-start banner',
+  });
   url = /API:\s+(http:\/\/\S+)\/api\/eligibility/.exec(serve.stdout)![1]!;
   apiKey = /Test API key:\s+(\S+)/.exec(serve.stdout)![1]!;
 });
@@ -236,19 +239,18 @@ test('it recovers without a restart: /readyz, new checks on notification, no acc
   timeout: 90_000,
 }, async (t) => {
   if (!judged(t)) return;
-  await waitUntil(
-    '/readyz 200',
-    async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200,
-    10_000,
-  );
+  await eventually(async () => (await fetch(`${url}/readyz`)).status === 200, {
+    timeoutMs: 10_000,
+    intervalMs: 100,
+    what: '/readyz 200',
+  });
   // The first successful query cuts the LISTEN connection's reconnect backoff short (src/store/db.ts).
   const readyAt = Date.now();
-  await waitUntil(
-    'the LISTEN connection to be back',
-    async () => (await connections()).listening === 1,
-    3000,
-    50,
-  );
+  await eventually(async () => (await connections()).listening === 1, {
+    timeoutMs: 3000,
+    intervalMs: 50,
+    what: 'the LISTEN connection to be back',
+  });
   const listenBackMs = Date.now() - readyAt;
   const api = client(url, apiKey);
   const fresh: number[] = [];
@@ -258,11 +260,9 @@ test('it recovers without a restart: /readyz, new checks on notification, no acc
     const res = await api.post('/api/eligibility', sandboxRequest(MEMBERS[0].member));
     assert.equal(res.status, 202);
     run.accepted.push(res.body.id);
-    await waitUntil(
-      'a new check to finish',
+    await eventually(
       async () => (await api.get(`/api/eligibility/${res.body.id}/status`)).body.status !== 'IN_PROGRESS',
-      15_000,
-      20,
+      { timeoutMs: 15_000, what: 'a new check to finish' },
     );
     fresh.push(Date.now() - t0);
   }
@@ -279,12 +279,11 @@ test('it recovers without a restart: /readyz, new checks on notification, no acc
       );
       return rows;
     });
-  await waitUntil(
-    'every accepted check to finish',
-    async () => (await counts()).every((r) => r.outcome_code !== null),
-    40_000,
-    250,
-  );
+  await eventually(async () => (await counts()).every((r) => r.outcome_code !== null), {
+    timeoutMs: 40_000,
+    intervalMs: 250,
+    what: 'every accepted check to finish',
+  });
   assert.deepEqual(await counts(), [{ outcome_code: 'COMPLETED', n: run.accepted.length }]);
 
   const ms = run.outcomes.map((o) => o.ms).sort((a, b) => a - b);
@@ -309,7 +308,20 @@ test('afterwards it holds one LISTEN connection and stops on SIGTERM', {
     run.maxConnections <= CONNECTION_CAP,
     `at most ${CONNECTION_CAP} connections at any time (saw ${run.maxConnections})`,
   );
-  await sleep(2000); // reconnects are scheduled 1 s after a loss
+  // Reconnects are scheduled 1 s after a loss: once the youngest LISTEN connection is older than that, a
+  // second one opened by the same loss would be there too.
+  await eventually(
+    () =>
+      withPg(async (c) => {
+        const { rows } = await c.query<{ ms: number | null }>(
+          `SELECT extract(epoch FROM now() - max(backend_start)) * 1000 AS ms
+             FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%'`,
+          [appName],
+        );
+        return Number(rows[0]?.ms ?? 0) > 1000;
+      }),
+    { timeoutMs: 15_000, intervalMs: 100, what: 'the LISTEN connection to outlive the reconnect delay' },
+  );
   const now = await connections();
   assert.equal(now.listening, 1, `exactly one LISTEN connection (saw ${now.listening} of ${now.total})`);
   serve.child.kill('SIGTERM');

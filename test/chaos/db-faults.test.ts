@@ -11,8 +11,10 @@
  * (plus 1 s slack), /readyz is not ready with a reason, and once the fault clears everything works again
  * without a restart. Needs DATABASE_URL.
  */
+
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { eventually } from '../helpers/eventually.ts';
 import { type FaultMode, type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import {
   assertQuietLogs,
@@ -25,7 +27,7 @@ import {
   timedApi,
 } from '../helpers/outage.ts';
 import { sandboxRequest, startTestService, type TestService } from '../helpers/service.ts';
-import { MEMBERS, NEEDS_PG, PG_URL, waitUntil, withPg } from './procs.ts';
+import { MEMBERS, NEEDS_PG, PG_URL, withPg } from './procs.ts';
 
 let proxy: FaultProxy;
 let svc: TestService;
@@ -138,12 +140,11 @@ test('PostgreSQL slower than the budget: the submit answers 503 in time and the 
   await withTrigger('PERFORM pg_sleep(30);', async () => {
     assertUnavailable(await api.submit(sandboxRequest(MEMBERS[2].member)), 'a submit stuck in a slow insert');
     // statement_timeout = the budget: nothing is left running for a client that gave up.
-    await waitUntil(
-      'the server to cancel the insert',
-      async () => (await sleeping()) === 0,
-      BUDGET_MS + SLACK_MS,
-      50,
-    );
+    await eventually(async () => (await sleeping()) === 0, {
+      what: 'the server to cancel the insert',
+      timeoutMs: BUDGET_MS + SLACK_MS,
+      intervalMs: 50,
+    });
   });
   await assertRecovered(api, accepted);
 });

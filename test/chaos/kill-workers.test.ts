@@ -19,18 +19,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setWebhookSecret, setWebhookUrl } from '../../src/webhooks/settings.ts';
 import { verifyWebhook } from '../../src/webhooks/verify.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { type Received, Receiver } from '../helpers/receiver.ts';
 import { client, sandboxRequest, startTestService, type TestService } from '../helpers/service.ts';
-import {
-  type EligProcess,
-  MEMBERS,
-  NEEDS_PG,
-  PG_URL,
-  sleep,
-  spawnElig,
-  UNKNOWN_MEMBER,
-  waitUntil,
-} from './procs.ts';
+import { type EligProcess, MEMBERS, NEEDS_PG, PG_URL, sleep, spawnElig, UNKNOWN_MEMBER } from './procs.ts';
 
 const TOTAL = 300;
 const KILLS = 20;
@@ -156,16 +148,18 @@ test('kill -9 of random workers: every check finishes once, every event is deliv
       // Wait until a worker holds a lease, then kill that one at once. A restarted worker needs seconds
       // of CPU to boot (more on a busy machine) and both may be booting, so wait as long as the kill
       // phase allows.
-      const until = started + KILL_PHASE_MS;
-      while (Date.now() < until) {
-        const leases = await leasesHeld();
-        const holder = workers.find((w) => leases.has(w.pid));
-        if (holder) {
-          victim = holder;
-          held = leases.get(holder.pid)!;
-          break;
-        }
-        await sleep(2);
+      // When the kill phase runs out first, the random victim is killed all the same.
+      const holder = await eventually(
+        async () => {
+          const leases = await leasesHeld();
+          const w = workers.find((w) => leases.has(w.pid));
+          return w && { worker: w, held: leases.get(w.pid)! };
+        },
+        { timeoutMs: started + KILL_PHASE_MS - Date.now(), intervalMs: 2, what: 'a worker holding a lease' },
+      ).catch(() => undefined);
+      if (holder) {
+        victim = holder.worker;
+        held = holder.held;
       }
     } else {
       await sleep(Math.random() * 1500);
@@ -181,8 +175,7 @@ test('kill -9 of random workers: every check finishes once, every event is deliv
   assert.equal(expected.size, TOTAL, 'every submit was accepted');
 
   // Drain: abandoned leases expire (checks after LEASE_MS, webhook events after the dispatcher's 60 s).
-  await waitUntil(
-    'all checks finished and all events delivered',
+  await eventually(
     async () => {
       const { rows } = await db.query<{ open: number; events: number; undelivered: number }>(
         `SELECT (SELECT count(*)::int FROM checks WHERE status = 'IN_PROGRESS') AS open,
@@ -190,15 +183,21 @@ test('kill -9 of random workers: every check finishes once, every event is deliv
                 (SELECT count(*)::int FROM webhook_events WHERE state <> 'delivered') AS undelivered`,
       );
       const r = rows[0]!;
-      return r.open === 0 && r.events === TOTAL && r.undelivered === 0;
+      if (r.open === 0 && r.events === TOTAL && r.undelivered === 0) return true;
+      throw new Error(`open checks ${r.open}, events ${r.events}, undelivered ${r.undelivered}`);
     },
-    Math.max(1000, started + BUDGET_MS - Date.now()),
-    250,
+    {
+      timeoutMs: Math.max(1000, started + BUDGET_MS - Date.now()),
+      intervalMs: 250,
+      what: 'all checks finished and all events delivered',
+    },
   );
   const drainedMs = Date.now() - started;
-  await sleep(300); // a straggling duplicate send would arrive now
   for (const w of workers) w.child.kill('SIGTERM');
   await Promise.all(workers.map((w) => w.exited));
+  // Every event is delivered, so none can be claimed again; a send cut short by a kill was the last thing
+  // its process did. Once the receiver holds no connection, every request that reached it is counted.
+  await receiver.drained();
 
   // 1. Every accepted check is final, with the right outcome, written exactly once.
   const { rows: checks } = await db.query<{

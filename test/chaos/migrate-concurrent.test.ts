@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import pg from 'pg';
+import { eventually } from '../helpers/eventually.ts';
 import {
   dropSchema,
   type EligProcess,
@@ -19,7 +20,6 @@ import {
   PG_URL,
   REPO_ROOT,
   spawnElig,
-  waitUntil,
   withPg,
 } from './procs.ts';
 
@@ -103,9 +103,8 @@ test('four `elig migrate` meeting at the same instant on a fresh schema: all exi
     procs = [0, 1, 2, 3].map(() => migrate(schema));
     // All four are blocked on our uncommitted schema row (or, if the fix takes the advisory lock first,
     // three wait on the lock): then open the gate.
-    await waitUntil(
-      'four migrate processes waiting',
-      async () =>
+    await eventually(
+      () =>
         withPg(async (c) => {
           const { rows } = await c.query<{ n: number }>(
             `SELECT count(*)::int AS n FROM pg_stat_activity
@@ -115,8 +114,7 @@ test('four `elig migrate` meeting at the same instant on a fresh schema: all exi
           );
           return rows[0]!.n >= 4 || procs.some((p) => p.child.exitCode !== null);
         }),
-      60_000,
-      100,
+      { timeoutMs: 60_000, intervalMs: 100, what: 'four migrate processes waiting' },
     );
     await gate.query('ROLLBACK');
     const exits = await Promise.all(procs.map((p) => p.exited));

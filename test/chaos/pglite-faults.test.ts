@@ -11,6 +11,7 @@
  * the process neither dies nor floods its log, and once the fault clears everything works again without
  * a restart, the checks accepted before it included.
  */
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
@@ -27,6 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../helpers/eventually.ts';
 import {
   assertQuietLogs,
   assertRecovered,
@@ -37,7 +39,7 @@ import {
   timedApi,
 } from '../helpers/outage.ts';
 import { sandboxRequest } from '../helpers/service.ts';
-import { type EligProcess, MEMBERS, spawnElig, waitUntil } from './procs.ts';
+import { type EligProcess, MEMBERS, spawnElig } from './procs.ts';
 
 const PRELOAD = fileURLToPath(new URL('../helpers/fs-fault-preload.mjs', import.meta.url));
 
@@ -65,7 +67,11 @@ async function startServe(dataDir: string, env: Record<string, string> = {}) {
     ...env,
   });
   await proc.ready;
-  await waitUntil('the first-start banner', () => /Test API key:\s+(\S+)/.test(proc.stdout), 5000, 20);
+  await eventually(() => /Test API key:\s+(\S+)/.test(proc.stdout), {
+    what: 'the first-start banner',
+    timeoutMs: 5000,
+    intervalMs: 20,
+  });
   const url = /API:\s+(http:\/\/\S+)\/api\/eligibility/.exec(proc.stdout)![1]!;
   const api = timedApi(url, /Test API key:\s+(\S+)/.exec(proc.stdout)![1]!);
   return { proc, url, api };
@@ -149,13 +155,11 @@ for (const errno of ['EROFS', 'EACCES'] as const) {
     try {
       const before = await api.submit(sandboxRequest(MEMBERS[0].member));
       assert.equal(before.status, 202);
-      await waitUntil(
-        'the first check to complete',
+      await eventually(
         async () => {
           return (await api.status(before.body.id)).body.status === 'COMPLETED';
         },
-        15_000,
-        50,
+        { what: 'the first check to complete', timeoutMs: 15_000, intervalMs: 50 },
       );
 
       writeFileSync(faultSwitch, errno);
@@ -167,9 +171,17 @@ for (const errno of ['EROFS', 'EACCES'] as const) {
       assert.match(ready.body.message, /^Database cannot write: read-only\.$/);
 
       // The failed WAL write was a PANIC: the instance was dropped, and is reopened once writable.
-      await waitUntil('the store to stop', () => logged(proc, 'embedded database stopped'), 5000, 50);
+      await eventually(() => logged(proc, 'embedded database stopped'), {
+        what: 'the store to stop',
+        timeoutMs: 5000,
+        intervalMs: 50,
+      });
       unlinkSync(faultSwitch);
-      await waitUntil('the store to reopen', () => logged(proc, 'embedded database reopened'), 15_000, 50);
+      await eventually(() => logged(proc, 'embedded database reopened'), {
+        what: 'the store to reopen',
+        timeoutMs: 15_000,
+        intervalMs: 50,
+      });
       await assertRecovered(api, before.body.id);
       assertQuietLogs(proc.logs(), performance.now() - started);
       assert.equal(proc.child.exitCode, null, 'the process is still running');

@@ -1,11 +1,12 @@
 /**
  * Helpers for the chaos tests: `elig` as real child processes (so `kill -9` is a real kill), PostgreSQL
- * clients for the fresh schema each test file uses, and bounded waiting. Only for PostgreSQL: the chaos
+ * clients for the fresh schema each test file uses. Only for PostgreSQL: the chaos
  * tests are about several processes sharing one database.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { member } from '../helpers/members.ts';
 
 export const PG_URL = process.env.DATABASE_URL;
 /** The `skip` option of every chaos test: they need a real PostgreSQL. */
@@ -85,37 +86,24 @@ export function spawnElig(args: string[], env: Record<string, string>): EligProc
   return proc;
 }
 
-export async function waitUntil(
-  what: string,
-  condition: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-  everyMs = 100,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
-
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Sandbox members used by the chaos tests and what each must end as. */
 export const MEMBERS = [
   {
-    member: { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' },
+    member: member('SBX1000001'),
     outcome: 'COMPLETED',
   },
   {
-    member: { memberId: 'SBX1000002', firstName: 'JOHN', lastName: 'SMITH', dateOfBirth: '19750704' },
+    member: member('SBX1000002'),
     outcome: 'COMPLETED',
   },
   {
-    member: { memberId: 'SBX1000005', firstName: 'LINDA', lastName: 'WILLIAMS', dateOfBirth: '19881122' },
+    member: member('SBX1000005'),
     outcome: 'COMPLETED',
   },
   {
-    member: { memberId: 'SBX1000010', firstName: 'EMMA', lastName: 'WILSON', dateOfBirth: '19850315' },
+    member: member('SBX1000010'),
     outcome: 'COMPLETED',
   },
 ] as const;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isValidNpi, parseDate8, validateCheckRequest } from '../../src/checks/request.ts';
+import { member } from '../helpers/members.ts';
 
 test('NPI check digit (Luhn with the 80840 prefix)', () => {
   assert.equal(isValidNpi('1234567893'), true);
@@ -21,7 +22,7 @@ test('a valid request has no problems; an invalid one lists every field', () => 
   const ok = {
     tradingPartnerServiceId: 'SANDBOX',
     provider: { organizationName: 'Clinic', npi: '1234567893' },
-    subscriber: { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' },
+    subscriber: member('SBX1000001'),
     encounter: { serviceTypeCodes: ['30', 'PT'], dateOfService: '20260105' },
   };
   assert.deepEqual(validateCheckRequest(ok), []);

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../helpers/eventually.ts';
+import { member } from '../helpers/members.ts';
 import { dropTestSchema, sandboxRequest, testConfig } from '../helpers/service.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,7 +48,8 @@ test('bin/elig.mjs runs the sources through tsx when the bundle is missing or EL
 });
 
 test('the bundle serves: a sandbox check completes with benefits; portal assets and OpenAPI load', async () => {
-  const config = testConfig();
+  // An empty DATA_DIR: the bundle must find pglite-init.mjs to create the store in a child process.
+  const config = testConfig({}, { emptyDataDir: true });
   const env: Record<string, string | undefined> = {
     ELIG_ENV: 'test',
     PORT: '0',
@@ -82,23 +85,19 @@ test('the bundle serves: a sandbox check completes with benefits; portal assets 
     const submitted = await fetch(`${url}/api/eligibility`, {
       method: 'POST',
       headers,
-      body: JSON.stringify(
-        sandboxRequest({
-          memberId: 'SBX1000001',
-          firstName: 'JANE',
-          lastName: 'DOE',
-          dateOfBirth: '19800115',
-        }),
-      ),
+      body: JSON.stringify(sandboxRequest(member('SBX1000001'))),
     });
     assert.equal(submitted.status, 202);
     const { id } = (await submitted.json()) as { id: string };
-    let result: any;
-    for (let i = 0; i < 200; i++) {
-      result = await fetch(`${url}/api/eligibility/${id}/status`, { headers }).then((r) => r.json());
-      if (result.status !== 'IN_PROGRESS') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const result: any = await eventually(
+      async () => {
+        const status: any = await fetch(`${url}/api/eligibility/${id}/status`, { headers }).then((r) =>
+          r.json(),
+        );
+        return status.status !== 'IN_PROGRESS' && status;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: 'the check finishing' },
+    );
     assert.equal(result.status, 'COMPLETED');
     assert.equal(result.benefits.length, 7);
     const css = await fetch(`${url}/portal/assets/portal.css`);

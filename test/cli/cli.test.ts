@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
+import { member } from '../helpers/members.ts';
 import {
   client,
   dropTestSchema,
@@ -80,7 +81,7 @@ test('while the server holds the store: key create goes through it and the key w
   assert.equal(key.code, 0, key.stderr);
   const res = await client(svc.url, key.stdout.trim()).post(
     '/api/eligibility',
-    sandboxRequest({ memberId: 'SBX1000002', firstName: 'JOHN', lastName: 'SMITH', dateOfBirth: '19750704' }),
+    sandboxRequest(member('SBX1000002')),
   );
   assert.equal(res.status, 202);
   const missing = await elig(['key', 'create', '--org', 'org_doesnotexist', '--name', 'x'], env);
@@ -89,19 +90,20 @@ test('while the server holds the store: key create goes through it and the key w
 });
 
 test('check --wait prints progress on stderr and the result JSON on stdout', async () => {
+  const jane = member('SBX1000001');
   const res = await elig(
     [
       'check',
       '--payer',
       'SANDBOX',
       '--member',
-      'SBX1000001',
+      jane.memberId,
       '--first',
-      'JANE',
+      jane.firstName,
       '--last',
-      'DOE',
+      jane.lastName,
       '--dob',
-      '19800115',
+      jane.dateOfBirth,
       '--wait',
       '--url',
       svc.url,

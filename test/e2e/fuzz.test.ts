@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ERROR_CODES } from '../../src/api/errors.ts';
 import { edgeRequests } from '../helpers/edge-requests.ts';
+import { member } from '../helpers/members.ts';
 import { client, startTestService, type TestService, waitForResult } from '../helpers/service.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -25,7 +26,7 @@ function rng(seed: number) {
 const VALID = {
   tradingPartnerServiceId: 'SANDBOX',
   provider: { organizationName: 'Clinic', npi: '1234567893' },
-  subscriber: { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' },
+  subscriber: member('SBX1000001'),
   encounter: { serviceTypeCodes: ['30'], dateOfService: '20260105' },
 };
 

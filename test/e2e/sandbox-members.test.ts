@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { member, type SandboxPerson } from '../helpers/members.ts';
 import {
   client,
   sandboxRequest,
@@ -15,17 +16,16 @@ import {
 let svc: TestService;
 before(async () => {
   svc = await startTestService({
-    config: { checkMaxAttempts: 3, payerTimeoutMs: 300, leaseMs: 5000, checkRetryBaseMs: 10 },
+    // The silent member spends three payer timeouts. 300 ms was too tight on a loaded machine: the flaky
+    // member's answer timed out too, and five transient failures in a row opened the payer's breaker.
+    config: { checkMaxAttempts: 3, payerTimeoutMs: 1000, leaseMs: 5000, checkRetryBaseMs: 10 },
   });
 });
 after(() => svc.stop());
 
-async function run(memberId: string, firstName: string, lastName: string, dateOfBirth: string) {
+async function run(person: SandboxPerson) {
   const c = client(svc.url, svc.apiKey);
-  const res = await c.post(
-    '/api/eligibility',
-    sandboxRequest({ memberId, firstName, lastName, dateOfBirth }),
-  );
+  const res = await c.post('/api/eligibility', sandboxRequest(person));
   assert.equal(res.status, 202);
   return waitForResult(c, res.body.id);
 }
@@ -136,7 +136,7 @@ function assertTableB(result: any) {
 
 describe('sandbox members', () => {
   test('SBX1000001: Table A, in network, one dependent', async () => {
-    const result = await run('SBX1000001', 'JANE', 'DOE', '19800115');
+    const result = await run(member('SBX1000001'));
     assertTableA(result);
     assert.equal(result.payer.payerName, 'Sandbox Health Plan');
     assert.equal(result.subscriber.memberId, 'SBX1000001');
@@ -155,11 +155,11 @@ describe('sandbox members', () => {
   });
 
   test('SBX1000002: Table B, HMO, chiropractic not covered, no deductible', async () => {
-    assertTableB(await run('SBX1000002', 'JOHN', 'SMITH', '19750704'));
+    assertTableB(await run(member('SBX1000002')));
   });
 
   test('SBX1000003: plan inactive: COMPLETED, planActive false, no benefits, a warning', async () => {
-    const result = await run('SBX1000003', 'MARIA', 'GARCIA', '19900210');
+    const result = await run(member('SBX1000003'));
     assert.equal(result.status, 'COMPLETED');
     assert.equal(result.planActive, false);
     assert.deepEqual(result.benefits, []);
@@ -167,8 +167,8 @@ describe('sandbox members', () => {
   });
 
   test('SBX1000004: plan-level benefits only: seven derived entries with lower confidence', async () => {
-    const a = await run('SBX1000001', 'JANE', 'DOE', '19800115');
-    const result = await run('SBX1000004', 'ROBERT', 'JOHNSON', '19650830');
+    const a = await run(member('SBX1000001'));
+    const result = await run(member('SBX1000004'));
     assert.equal(result.benefits.length, 7);
     const minA = Math.min(...a.benefits.map((b: any) => b.confidence.score));
     for (const e of result.benefits) {
@@ -182,7 +182,7 @@ describe('sandbox members', () => {
   });
 
   test('SBX1000005: active with no amounts: Active Coverage, null cost fields, low confidence', async () => {
-    const result = await run('SBX1000005', 'LINDA', 'WILLIAMS', '19881122');
+    const result = await run(member('SBX1000005'));
     assert.equal(result.benefits.length, 7);
     for (const e of result.benefits) {
       assert.equal(e.coverageStatus, 'Active Coverage');
@@ -193,18 +193,18 @@ describe('sandbox members', () => {
   });
 
   test('SBX1000006: nothing usable: COMPLETED with benefits []', async () => {
-    const result = await run('SBX1000006', 'PAT', 'TAYLOR', '19770909');
+    const result = await run(member('SBX1000006'));
     assert.equal(result.status, 'COMPLETED');
     assert.deepEqual(result.benefits, []);
   });
 
   test('SBX1000008: flaky payer: two transient AAA 42 answers, then Table A', async () => {
-    const result = await run('SBX1000008', 'SUSAN', 'DAVIS', '19820505');
+    const result = await run(member('SBX1000008'));
     assertTableA(result);
   });
 
   test('SBX1000009: payer never answers: FAILED SH02 after the retry budget', async () => {
-    const result = await run('SBX1000009', 'JAMES', 'MILLER', '19591212');
+    const result = await run(member('SBX1000009'));
     assert.equal(result.status, 'FAILED');
     assert.equal(result.errors[0].code, 'SH02');
     assert.equal(result.errors[0].followupAction, 'Resubmission Allowed');
@@ -216,7 +216,7 @@ describe('sandbox members', () => {
   });
 
   test('SBX1000010: Table B with two dependents, one with aaaErrors 73', async () => {
-    const result = await run('SBX1000010', 'EMMA', 'WILSON', '19850315');
+    const result = await run(member('SBX1000010'));
     assertTableB(result);
     assert.equal(result.dependents.length, 2);
     const noah = result.dependents.find((d: any) => d.firstName === 'NOAH');
@@ -231,7 +231,7 @@ describe('sandbox members', () => {
     ['SBX1000077', '77', 'Subscriber found, patient not found'],
   ]) {
     test(`${memberId}: FAILED with AAA ${code}`, async () => {
-      const result = await run(memberId!, 'ANY', 'PERSON', '19900101');
+      const result = await run(member(memberId!));
       assert.equal(result.status, 'FAILED');
       assert.deepEqual(result.errors[0], {
         ...result.errors[0],
@@ -243,15 +243,16 @@ describe('sandbox members', () => {
     });
   }
 
-  const matching: [string, string, string, string, string, string][] = [
-    ['bad member id form', 'ABC123', 'JANE', 'DOE', '19800115', '72'],
-    ['unknown member', 'SBX1999999', 'JANE', 'DOE', '19800115', '75'],
-    ['last name mismatch', 'SBX1000001', 'JANE', 'ROE', '19800115', '73'],
-    ['date of birth mismatch', 'SBX1000001', 'JANE', 'DOE', '19800116', '71'],
+  const jane = member('SBX1000001');
+  const matching: [string, SandboxPerson, string][] = [
+    ['bad member id form', { ...jane, memberId: 'ABC123' }, '72'],
+    ['unknown member', { ...jane, memberId: 'SBX1999999' }, '75'],
+    ['last name mismatch', { ...jane, lastName: 'ROE' }, '73'],
+    ['date of birth mismatch', { ...jane, dateOfBirth: '19800116' }, '71'],
   ];
-  for (const [label, memberId, first, last, dob, code] of matching) {
+  for (const [label, person, code] of matching) {
     test(`matching: ${label} → AAA ${code} in Loop 2100C`, async () => {
-      const result = await run(memberId, first, last, dob);
+      const result = await run(person);
       assert.equal(result.status, 'FAILED');
       assert.equal(result.errors[0].code, code);
       assert.equal(result.errors[0].field, 'AAA');
@@ -261,7 +262,10 @@ describe('sandbox members', () => {
   }
 
   test('last name matching is case-insensitive', async () => {
-    assertTableA(await run('SBX1000001', 'jane', 'doe', '19800115'));
+    const jane = member('SBX1000001');
+    assertTableA(
+      await run({ ...jane, firstName: jane.firstName.toLowerCase(), lastName: jane.lastName.toLowerCase() }),
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createApiKey, revokeApiKey, type Scope } from '../../src/tenancy/api-keys.ts';
 import { createOrganization } from '../../src/tenancy/organizations.ts';
+import { member } from '../helpers/members.ts';
 import {
   client,
   sandboxRequest,
@@ -36,12 +37,7 @@ before(async () => {
   await revokeApiKey(db, svc.organizationId, rows[0]!.id);
   keys.none = undefined;
   const c = client(svc.url, svc.apiKey);
-  ownCheck = (
-    await c.post(
-      '/api/eligibility',
-      sandboxRequest({ memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' }),
-    )
-  ).body.id;
+  ownCheck = (await c.post('/api/eligibility', sandboxRequest(member('SBX1000001')))).body.id;
   await waitForResult(c, ownCheck);
 });
 after(() => svc.stop());
@@ -53,16 +49,7 @@ const MATRIX: {
 }[] = [
   {
     endpoint: 'POST /api/eligibility',
-    call: (key) =>
-      client(svc.url, key).post(
-        '/api/eligibility',
-        sandboxRequest({
-          memberId: 'SBX1000002',
-          firstName: 'JOHN',
-          lastName: 'SMITH',
-          dateOfBirth: '19750704',
-        }),
-      ),
+    call: (key) => client(svc.url, key).post('/api/eligibility', sandboxRequest(member('SBX1000002'))),
     expected: { own: 202, other: 202, readOnly: 403, writeOnly: 202, revoked: 401, none: 401 },
   },
   {

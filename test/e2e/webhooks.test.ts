@@ -7,6 +7,8 @@ import { createHmac } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { setWebhookSecret, setWebhookUrl } from '../../src/webhooks/settings.ts';
 import { verifyWebhook } from '../../src/webhooks/verify.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { member } from '../helpers/members.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import {
   client,
@@ -16,7 +18,7 @@ import {
   waitForResult,
 } from '../helpers/service.ts';
 
-const JANE = { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
+const JANE = member('SBX1000001');
 let svc: TestService;
 let receiver: Receiver;
 let secret: string;
@@ -39,6 +41,25 @@ async function submitAndWait(member = JANE) {
   const c = client(svc.url, svc.apiKey);
   const { body } = await c.post('/api/eligibility', sandboxRequest(member));
   return waitForResult(c, body.id);
+}
+
+/**
+ * An event once the dispatcher has recorded its last attempt. The receiver sees a request before the
+ * dispatcher records the answer, and an event that is no longer pending is never claimed (so sent) again:
+ * from then on the receiver's count for it is final.
+ */
+async function settledEvent(eventId: string): Promise<{ state: string; attempts: number }> {
+  return eventually(
+    async () => {
+      const { rows } = await svc.service.store.db.query<{ state: string; attempts: number }>(
+        'SELECT state, attempts FROM webhook_events WHERE id = $1',
+        [eventId],
+      );
+      if (rows[0]?.state === 'pending') throw new Error(`still pending after ${rows[0].attempts} claims`);
+      return rows[0];
+    },
+    { what: `event ${eventId} settling` },
+  );
 }
 
 test('a completed check is delivered once, signed over the exact bytes, equal to the status body', async () => {
@@ -66,7 +87,8 @@ test('a completed check is delivered once, signed over the exact bytes, equal to
     headers: { authorization: `Key ${svc.apiKey}` },
   }).then((r) => r.text());
   assert.equal(delivery!.body, statusText, 'the webhook body is the status body, byte for byte');
-  await new Promise((r) => setTimeout(r, 300));
+  const event = await settledEvent(String(h['x-webhook-id']));
+  assert.deepEqual(event, { state: 'delivered', attempts: 1 }, 'claimed and sent once');
   assert.equal(receiver.received.length, 1, 'exactly one delivery');
 });
 
@@ -89,16 +111,7 @@ test('receiver answering 500 twice then 200: delivered on the third attempt with
   assert.equal(new Set(deliveries.map((d) => d.body)).size, 1, 'the same bytes on every attempt');
   const eventId = String(deliveries[0]!.headers['x-webhook-id']);
   // The receiver saw the third request before the dispatcher recorded its answer: wait for that write.
-  let event: { state: string; attempts: number } | undefined;
-  for (const deadline = Date.now() + 5_000; Date.now() < deadline; ) {
-    const { rows } = await svc.service.store.db.query<{ state: string; attempts: number }>(
-      'SELECT state, attempts FROM webhook_events WHERE id = $1',
-      [eventId],
-    );
-    event = rows[0];
-    if (event?.state !== 'pending') break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const event = await settledEvent(eventId);
   assert.deepEqual(event, { state: 'delivered', attempts: 3 });
   const attempts = await svc.service.store.db.query<{ outcome: string; response_status: number }>(
     'SELECT outcome, response_status FROM webhook_attempts WHERE event_id = $1 ORDER BY attempt_number',
@@ -114,7 +127,17 @@ test('receiver down: retries resume and deliver after it returns', async () => {
   const port = receiver.port;
   await receiver.stop();
   const result = await submitAndWait();
-  await new Promise((r) => setTimeout(r, 400));
+  // A recorded failed attempt, and the event still pending: it will be tried again.
+  await eventually(
+    async () =>
+      (
+        await svc.service.store.db.query(
+          'SELECT 1 FROM webhook_attempts a JOIN webhook_events e ON e.id = a.event_id WHERE e.check_id = $1',
+          [result.id],
+        )
+      ).rows.length > 0,
+    { what: 'a failed attempt recorded' },
+  );
   const { rows } = await svc.service.store.db.query<{ attempts: number; state: string }>(
     'SELECT attempts, state FROM webhook_events WHERE check_id = $1',
     [result.id],
@@ -133,7 +156,17 @@ test('one event per check across many checks', async () => {
     Array.from({ length: 200 }, async () => (await c.post('/api/eligibility', sandboxRequest(JANE))).body.id),
   );
   await receiver.waitFor(200, 60_000);
-  await new Promise((r) => setTimeout(r, 500));
+  // Every event settled: none can be claimed, so sent, again, and every send has reached the receiver.
+  await eventually(
+    async () => {
+      const { rows } = await svc.service.store.db.query<{ settled: number }>(
+        "SELECT count(*)::int AS settled FROM webhook_events WHERE check_id = ANY($1) AND state <> 'pending'",
+        [ids],
+      );
+      return rows[0]!.settled === ids.length;
+    },
+    { timeoutMs: 30_000, what: 'all 200 events settled' },
+  );
   const byCheck = new Map<string, number>();
   for (const d of receiver.received) {
     const id = JSON.parse(d.body).id;

@@ -2,8 +2,10 @@
  * What the database-fault tests check of every answer during an outage: 503 InternalFailureException with
  * Retry-After, within the service's database budget (DB_REQUEST_BUDGET_MS) plus slack for a shared host.
  */
+
 import assert from 'node:assert/strict';
-import { MEMBERS, waitUntil } from '../chaos/procs.ts';
+import { MEMBERS } from '../chaos/procs.ts';
+import { eventually } from './eventually.ts';
 import { sandboxRequest } from './service.ts';
 
 export const BUDGET_MS = 1500;
@@ -74,27 +76,27 @@ type TimedApi = ReturnType<typeof timedApi>;
  */
 export async function assertRecovered(api: TimedApi, earlier: string): Promise<void> {
   let id = '';
-  await waitUntil(
-    'a submit to be accepted again',
+  await eventually(
     async () => {
       const r = await api.submit(sandboxRequest(MEMBERS[1].member));
       id = r.status === 202 ? r.body.id : '';
       return id !== '';
     },
-    30_000,
-    250,
+    { what: 'a submit to be accepted again', timeoutMs: 30_000, intervalMs: 250 },
   );
-  await waitUntil('/readyz 200', async () => (await api.ready()).status === 200, 15_000, 250);
+  await eventually(async () => (await api.ready()).status === 200, {
+    what: '/readyz 200',
+    timeoutMs: 15_000,
+    intervalMs: 250,
+  });
   for (const check of [earlier, id]) {
-    await waitUntil(
-      `check ${check} to complete`,
+    await eventually(
       async () => {
         const r = await api.status(check);
         assert.equal(r.status, 200);
         return r.body.status === 'COMPLETED';
       },
-      15_000,
-      100,
+      { what: `check ${check} to complete`, timeoutMs: 15_000, intervalMs: 100 },
     );
   }
 }

@@ -1,5 +1,6 @@
 /** A real webhook receiver on 127.0.0.1 that records every request with its raw body. */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { eventually } from './eventually.ts';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -44,12 +45,27 @@ export class Receiver {
   }
 
   async waitFor(count: number, timeoutMs = 15_000): Promise<Received[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.received.length < count) {
-      if (Date.now() > deadline)
-        throw new Error(`receiver got ${this.received.length} of ${count} deliveries`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return this.received;
+    return eventually(
+      () => {
+        if (this.received.length < count)
+          throw new Error(`receiver got ${this.received.length} of ${count} deliveries`);
+        return this.received;
+      },
+      { timeoutMs, what: `${count} deliveries` },
+    );
+  }
+
+  /**
+   * Resolves once no connection is open. A request is recorded when its body has been read, before its
+   * connection can close, so from then on `received` holds every request that reached this receiver.
+   */
+  async drained(timeoutMs = 15_000): Promise<void> {
+    await eventually(
+      () =>
+        new Promise<boolean>((resolve, reject) =>
+          this.server!.getConnections((err, open) => (err ? reject(err) : resolve(open === 0))),
+        ),
+      { timeoutMs, what: 'the receiver to hold no open connection' },
+    );
   }
 }

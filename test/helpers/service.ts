@@ -1,15 +1,17 @@
 /**
- * Starts the real service for a test file: on PGlite in a temporary data directory, or, when DATABASE_URL
- * is set, on PostgreSQL in a fresh schema that is dropped afterwards. Logs are captured in memory so tests
- * can assert on them (PHI never appears).
+ * Starts the real service for a test file: on PGlite in a temporary data directory (a copy of the migrated
+ * template, see pglite-template.ts), or, when DATABASE_URL is set, on PostgreSQL in a fresh schema that is
+ * dropped afterwards. Logs are captured in memory so tests can assert on them (PHI never appears).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type Roles, type Service, type StartOptions, startService } from '../../src/server.ts';
+import { pgliteDataPath } from '../../src/store/open.ts';
+import { eventually } from './eventually.ts';
+import { copyPgliteTemplate, testDataRoot } from './pglite-template.ts';
 
 export const SANDBOX_PROVIDER = { organizationName: 'Test Clinic', npi: '1234567893' };
 
@@ -34,11 +36,20 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-export function testConfig(overrides: Partial<Config> = {}): Config {
-  const dataDir = mkdtempSync(join(tmpdir(), 'elig-test-'));
+/**
+ * A test configuration with its own store. On PGlite the data directory starts as a copy of the migrated
+ * template: an empty store as far as the service can tell (no organization yet), without paying initdb.
+ * `emptyDataDir` leaves it truly empty, for tests of creating a new store.
+ */
+export function testConfig(
+  overrides: Partial<Config> = {},
+  options: { emptyDataDir?: boolean } = {},
+): Config {
+  const dataDir = mkdtempSync(join(testDataRoot(), 'elig-test-'));
   const schema = process.env.DATABASE_URL
     ? `t_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
     : 'public';
+  if (!process.env.DATABASE_URL && !options.emptyDataDir) copyPgliteTemplate(pgliteDataPath(dataDir));
   return loadConfig(
     {
       ELIG_ENV: 'test',
@@ -146,12 +157,13 @@ export function sandboxRequest(
 
 /** Polls the status operation until the check leaves IN_PROGRESS. */
 export async function waitForResult(c: Client, id: string, timeoutMs = 20_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await c.get(`/api/eligibility/${id}/status`);
-    if (res.status !== 200) throw new Error(`status answered ${res.status}`);
-    if (res.body.status !== 'IN_PROGRESS') return res.body;
-    if (Date.now() > deadline) throw new Error(`check ${id} still IN_PROGRESS after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return eventually(
+    async () => {
+      const res = await c.get(`/api/eligibility/${id}/status`);
+      if (res.status !== 200) throw new Error(`status answered ${res.status}`);
+      if (res.body.status === 'IN_PROGRESS') throw new Error('still IN_PROGRESS');
+      return res.body;
+    },
+    { timeoutMs, intervalMs: 25, what: `check ${id} finishing` },
+  );
 }

@@ -7,21 +7,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { X12Parser } from 'node-x12';
 import type { Segment } from '../../src/x12/segments.ts';
+import { member } from '../helpers/members.ts';
 import { ask, type EbRow, ebRows, loops, type Person, text } from './helpers.ts';
 
-const JANE: Person = { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
-const JOHN: Person = {
-  memberId: 'SBX1000002',
-  firstName: 'JOHN',
-  lastName: 'SMITH',
-  dateOfBirth: '19750704',
-};
-const EMMA: Person = {
-  memberId: 'SBX1000010',
-  firstName: 'EMMA',
-  lastName: 'WILSON',
-  dateOfBirth: '19850315',
-};
+const JANE = member('SBX1000001');
+const JOHN = member('SBX1000002');
+const EMMA = member('SBX1000010');
 
 const PREVENTIVE = 'PREVENTIVE NUTRITION COUNSELING';
 const MEDICAL = 'MEDICAL NUTRITION THERAPY';
@@ -271,12 +262,7 @@ describe('sandbox 271: Table B', () => {
 
 describe('sandbox 271: scenario members', () => {
   test('SBX1000003: inactive plan, only EB*6*IND*30', async () => {
-    const { segments } = await ask({
-      memberId: 'SBX1000003',
-      firstName: 'MARIA',
-      lastName: 'GARCIA',
-      dateOfBirth: '19900210',
-    });
+    const { segments } = await ask(member('SBX1000003'));
     assert.deepEqual(
       ebRows(loops(segments).subscriber).map((r) => r.eb.join('*')),
       ['EB*6*IND*30'],
@@ -284,12 +270,7 @@ describe('sandbox 271: scenario members', () => {
   });
 
   test('SBX1000004: plan-level rows only, nothing per service', async () => {
-    const { segments } = await ask({
-      memberId: 'SBX1000004',
-      firstName: 'ROBERT',
-      lastName: 'JOHNSON',
-      dateOfBirth: '19650830',
-    });
+    const { segments } = await ask(member('SBX1000004'));
     const rows = ebRows(loops(segments).subscriber);
     assert.ok(
       rows.every((r) => r.eb[3] === '30'),
@@ -308,12 +289,7 @@ describe('sandbox 271: scenario members', () => {
   });
 
   test('SBX1000005: one EB*1 with every product code in EB03 repetitions, no amounts', async () => {
-    const { segments } = await ask({
-      memberId: 'SBX1000005',
-      firstName: 'LINDA',
-      lastName: 'WILLIAMS',
-      dateOfBirth: '19881122',
-    });
+    const { segments } = await ask(member('SBX1000005'));
     assert.deepEqual(
       ebRows(loops(segments).subscriber).map((r) => r.eb.join('*')),
       ['EB*1*IND*30^98^PT^MH^AD^AF^33*PR*Sandbox Basic'],
@@ -321,12 +297,7 @@ describe('sandbox 271: scenario members', () => {
   });
 
   test('SBX1000006: only pharmacy and vision', async () => {
-    const { segments } = await ask({
-      memberId: 'SBX1000006',
-      firstName: 'PAT',
-      lastName: 'TAYLOR',
-      dateOfBirth: '19770909',
-    });
+    const { segments } = await ask(member('SBX1000006'));
     assert.deepEqual(
       ebRows(loops(segments).subscriber).map((r) => r.eb.join('*')),
       ['EB*1*IND*88', 'EB*1*IND*AL'],
@@ -334,12 +305,7 @@ describe('sandbox 271: scenario members', () => {
   });
 
   test('SBX1000007 and SBX1000009 answer like Table A when they answer (slow: latency 0 here)', async () => {
-    const { segments } = await ask({
-      memberId: 'SBX1000007',
-      firstName: 'DAVID',
-      lastName: 'BROWN',
-      dateOfBirth: '19700101',
-    });
+    const { segments } = await ask(member('SBX1000007'));
     assert.equal(ebRows(loops(segments).subscriber)[0]!.eb.join('*'), 'EB*1*IND*30*PR*Sandbox PPO Gold');
   });
 });
@@ -365,16 +331,8 @@ describe('sandbox 271: matching rules and rejection members', () => {
     ['well-formed, not in the table → 75', { ...JANE, memberId: 'SBX1999999' }, '75'],
     ['last name mismatch → 73', { ...JANE, lastName: 'ROE' }, '73'],
     ['date of birth mismatch → 71', { ...JANE, dateOfBirth: '19800116' }, '71'],
-    [
-      'SBX1000067 → 67',
-      { memberId: 'SBX1000067', firstName: 'ANY', lastName: 'PERSON', dateOfBirth: '19900101' },
-      '67',
-    ],
-    [
-      'SBX1000077 → 77',
-      { memberId: 'SBX1000077', firstName: 'ANY', lastName: 'PERSON', dateOfBirth: '19900101' },
-      '77',
-    ],
+    ['SBX1000067 → 67', member('SBX1000067'), '67'],
+    ['SBX1000077 → 77', member('SBX1000077'), '77'],
   ];
   for (const [label, person, code] of cases) {
     test(label, async () => {

@@ -3,44 +3,24 @@
  * no error-severity issue, and the spec's payer, subscriber, dependents, plan and Table A/B values come out.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { interpretBenefits } from '../../src/benefits/interpret.ts';
 import type { BenefitEntry } from '../../src/contract/check-response.ts';
-import type { Eligibility271, Parsed271Outcome } from '../../src/x12/types.ts';
+import { parse271 } from '../../src/x12/parse271.ts';
+import type { Eligibility271 } from '../../src/x12/types.ts';
+import { member } from '../helpers/members.ts';
 import { ask, type Person } from './helpers.ts';
 
-type Parse271 = (text: string, options?: { traceNumber?: string }) => Parsed271Outcome;
-const PARSER = new URL('../../src/x12/parse271.ts', import.meta.url);
-// The parser is written in parallel: until it exists these tests are skipped, not faked.
-const parse271: Parse271 | undefined = existsSync(PARSER) ? (await import(PARSER.href)).parse271 : undefined;
-const skip = parse271 ? false : 'src/x12/parse271.ts does not exist yet';
-
-const JANE: Person = { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
-const JOHN: Person = {
-  memberId: 'SBX1000002',
-  firstName: 'JOHN',
-  lastName: 'SMITH',
-  dateOfBirth: '19750704',
-};
-const EMMA: Person = {
-  memberId: 'SBX1000010',
-  firstName: 'EMMA',
-  lastName: 'WILSON',
-  dateOfBirth: '19850315',
-};
+const JANE = member('SBX1000001');
+const JOHN = member('SBX1000002');
+const EMMA = member('SBX1000010');
 const ALL: Person[] = [
   JANE,
   JOHN,
-  { memberId: 'SBX1000003', firstName: 'MARIA', lastName: 'GARCIA', dateOfBirth: '19900210' },
-  { memberId: 'SBX1000004', firstName: 'ROBERT', lastName: 'JOHNSON', dateOfBirth: '19650830' },
-  { memberId: 'SBX1000005', firstName: 'LINDA', lastName: 'WILLIAMS', dateOfBirth: '19881122' },
-  { memberId: 'SBX1000006', firstName: 'PAT', lastName: 'TAYLOR', dateOfBirth: '19770909' },
-  { memberId: 'SBX1000007', firstName: 'DAVID', lastName: 'BROWN', dateOfBirth: '19700101' },
-  { memberId: 'SBX1000008', firstName: 'SUSAN', lastName: 'DAVIS', dateOfBirth: '19820505' },
+  ...['SBX1000003', 'SBX1000004', 'SBX1000005', 'SBX1000006', 'SBX1000007', 'SBX1000008'].map(member),
   EMMA,
-  { memberId: 'SBX1000067', firstName: 'ANY', lastName: 'PERSON', dateOfBirth: '19900101' },
-  { memberId: 'SBX1000077', firstName: 'ANY', lastName: 'PERSON', dateOfBirth: '19900101' },
+  member('SBX1000067'),
+  member('SBX1000077'),
   { ...JANE, memberId: 'BAD' },
   { ...JANE, memberId: 'SBX1999999' },
   { ...JANE, lastName: 'ROE' },
@@ -49,7 +29,7 @@ const ALL: Person[] = [
 
 async function parsed(person: Person, trace = 'TRACE0001'): Promise<Eligibility271> {
   const { text } = await ask(person, { latencyMs: 0 }, trace);
-  const outcome = parse271!(text, { traceNumber: trace });
+  const outcome = parse271(text, { traceNumber: trace });
   assert.equal(outcome.kind, '271');
   if (outcome.kind !== '271') throw new Error('not a 271');
   const errors = outcome.result.issues.filter((i) => i.severity === 'error');
@@ -59,7 +39,7 @@ async function parsed(person: Person, trace = 'TRACE0001'): Promise<Eligibility2
 
 const byType = (benefits: BenefitEntry[]) => Object.fromEntries(benefits.map((b) => [b.serviceType, b]));
 
-describe('sandbox 271s through parse271', { skip }, () => {
+describe('sandbox 271s through parse271', () => {
   test('every member’s 271 parses with no error-severity issue and echoes our trace', async () => {
     for (const person of ALL) {
       const r = await parsed(person, `T-${person.memberId}`);

@@ -7,27 +7,13 @@ import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import { PermanentPayerError, TransientPayerError } from '../../src/payers/connector.ts';
 import { createSandboxConnector } from '../../src/payers/sandbox/index.ts';
 import { readSegments } from '../../src/x12/segments.ts';
+import { member } from '../helpers/members.ts';
 import { ebRows, inquiryText, loops, never, type Person, text } from './helpers.ts';
 
-const JANE: Person = { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
-const DAVID: Person = {
-  memberId: 'SBX1000007',
-  firstName: 'DAVID',
-  lastName: 'BROWN',
-  dateOfBirth: '19700101',
-};
-const SUSAN: Person = {
-  memberId: 'SBX1000008',
-  firstName: 'SUSAN',
-  lastName: 'DAVIS',
-  dateOfBirth: '19820505',
-};
-const JAMES: Person = {
-  memberId: 'SBX1000009',
-  firstName: 'JAMES',
-  lastName: 'MILLER',
-  dateOfBirth: '19591212',
-};
+const JANE = member('SBX1000001');
+const DAVID = member('SBX1000007');
+const SUSAN = member('SBX1000008');
+const JAMES = member('SBX1000009');
 
 /** Tracks whether a promise has settled, without awaiting it. */
 function watch<T>(p: Promise<T>) {
@@ -111,6 +97,8 @@ describe('aborts and the silent member', () => {
       createSandboxConnector({ latencyMs: 0 }).send(inquiryText(JAMES), { signal: controller.signal }),
     );
     for (let i = 0; i < 5; i++) await flush();
+    // Timers fire in the order they fall due, so this one fires after any the call armed for up to 20 ms
+    // (such as setTimeout(NaN), 1 ms: the trap of 0 × Infinity latency).
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(call.settled, false, 'answered');
     controller.abort();

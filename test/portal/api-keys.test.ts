@@ -1,12 +1,13 @@
 /** Settings > API keys: create (shown once), use against the API, revoke (401 at once), escaping. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { member } from '../helpers/members.ts';
 import { client, sandboxRequest } from '../helpers/service.ts';
 import { csrfToken, type PortalClient, type PortalHarness, signInWithLink, startPortal } from './helpers.ts';
 
 let h: PortalHarness;
 let owner: PortalClient;
-const JANE = { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
+const JANE = member('SBX1000001');
 const KEYS = '/portal/settings/api-keys';
 
 before(async () => {

@@ -12,6 +12,7 @@ import { createPortalUser, issuePasswordResetLink } from '../../src/portal/index
 import { createApiKey } from '../../src/tenancy/api-keys.ts';
 import { createOrganization } from '../../src/tenancy/organizations.ts';
 import { queueTestEvent } from '../../src/webhooks/deliveries.ts';
+import { member } from '../helpers/members.ts';
 import {
   type PortalClient,
   type PortalHarness,
@@ -24,14 +25,21 @@ import {
 let h: PortalHarness;
 let owner: PortalClient;
 let janeCheck: string;
+/** The run-a-check form's fields for a sandbox member, the date as a date input sends it. */
+function formFor(memberId: string): Record<string, string> {
+  const { firstName, lastName, dateOfBirth: d } = member(memberId);
+  return {
+    'subscriber.memberId': memberId,
+    'subscriber.firstName': firstName,
+    'subscriber.lastName': lastName,
+    'subscriber.dateOfBirth': `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}`,
+  };
+}
 const JANE = {
   tradingPartnerServiceId: 'SANDBOX',
   'provider.organizationName': 'Demo Clinic',
   'provider.npi': '1234567893',
-  'subscriber.memberId': 'SBX1000001',
-  'subscriber.firstName': 'JANE',
-  'subscriber.lastName': 'DOE',
-  'subscriber.dateOfBirth': '1980-01-15',
+  ...formFor('SBX1000001'),
 };
 
 before(async () => {
@@ -186,7 +194,7 @@ test('the detail page of a check in progress reloads itself', async () => {
   const sub = await submitCheck(h.service.store.db, h.organizationId, {
     tradingPartnerServiceId: 'SANDBOX',
     provider: { organizationName: 'Demo Clinic', npi: '1234567893' },
-    subscriber: { memberId: 'SBX1000009', firstName: 'JAMES', lastName: 'MILLER', dateOfBirth: '19591212' },
+    subscriber: member('SBX1000009'),
   });
   assert.ok(sub.ok);
   const page = await owner.get(`/portal/checks/${sub.id}`);
@@ -197,10 +205,7 @@ test('the detail page of a check in progress reloads itself', async () => {
 test('a failed check shows its errors with the follow-up action', async () => {
   const res = await owner.submit('/portal/checks/new', '/portal/checks/new', {
     ...JANE,
-    'subscriber.memberId': 'SBX1000067',
-    'subscriber.firstName': 'ANY',
-    'subscriber.lastName': 'PERSON',
-    'subscriber.dateOfBirth': '19900101',
+    ...formFor('SBX1000067'),
   });
   const id = res.location!.split('/').pop()!;
   assert.equal(await waitForCheck(h, id), 'FAILED');

@@ -12,6 +12,7 @@ import type { PortalDeps } from '../../src/portal/context.ts';
 import { registerPortal } from '../../src/portal/index.ts';
 import { type Service, startService, VERSION } from '../../src/server.ts';
 import { bootstrapIfEmpty } from '../../src/tenancy/bootstrap.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { dropTestSchema, LogCapture, testConfig } from '../helpers/service.ts';
 
 export interface PortalHarness {
@@ -198,14 +199,16 @@ export async function signIn(base: string, email: string, password = TEST_PASSWO
 
 /** Waits until a check leaves IN_PROGRESS (read through the store, as the portal does). */
 export async function waitForCheck(h: PortalHarness, id: string, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { rows } = await h.service.store.db.query<{ status: string }>(
-      'SELECT status FROM checks WHERE id = $1',
-      [id],
-    );
-    if (rows[0] && rows[0].status !== 'IN_PROGRESS') return rows[0].status;
-    if (Date.now() > deadline) throw new Error(`check ${id} still in progress`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return eventually(
+    async () => {
+      const { rows } = await h.service.store.db.query<{ status: string }>(
+        'SELECT status FROM checks WHERE id = $1',
+        [id],
+      );
+      if (!rows[0]) throw new Error('no such check');
+      if (rows[0].status === 'IN_PROGRESS') throw new Error('still IN_PROGRESS');
+      return rows[0].status;
+    },
+    { timeoutMs, intervalMs: 50, what: `check ${id} finishing` },
+  );
 }

@@ -11,6 +11,7 @@ import { RETRY_DELAYS_SECONDS } from '../../src/webhooks/schedule.ts';
 import { sendWebhook } from '../../src/webhooks/send.ts';
 import { buildWebhookHeaders } from '../../src/webhooks/sign.ts';
 import { checkWebhookUrl } from '../../src/webhooks/ssrf.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const doc = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
 
@@ -43,17 +44,16 @@ describe('the copy-paste receiver in docs/webhooks.md', () => {
       stdout += d.toString();
     });
     url = `http://127.0.0.1:${port}/hook`;
-    for (let i = 0; ; i++) {
-      const up = await new Promise<boolean>((r) => {
-        const s = connect(port, '127.0.0.1', () => {
-          s.end();
-          r(true);
-        }).on('error', () => r(false));
-      });
-      if (up) break;
-      assert.ok(i < 100, 'the receiver started');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(
+      () =>
+        new Promise<boolean>((r) => {
+          const s = connect(port, '127.0.0.1', () => {
+            s.end();
+            r(true);
+          }).on('error', () => r(false));
+        }),
+      { timeoutMs: 5000, intervalMs: 50, what: 'the receiver started' },
+    );
   });
 
   after(() => {
@@ -82,10 +82,21 @@ describe('the copy-paste receiver in docs/webhooks.md', () => {
   };
   const body = (id: string) => JSON.stringify({ id, status: 'COMPLETED', benefits: [] });
 
+  /**
+   * The receiver prints each event it processes in order, on one pipe: once the line of a marker event
+   * sent now has arrived, so has every line about the deliveries before it.
+   */
+  let markers = 0;
+  const caughtUp = async () => {
+    const id = `chk_marker_${++markers}`;
+    assert.equal((await deliver({ eventId: `evt_marker_${markers}`, body: body(id) })).outcome, 'delivered');
+    await eventually(() => stdout.includes(`check ${id} is COMPLETED`), { what: `the line about ${id}` });
+  };
+
   test('accepts a signed delivery and processes it once, acknowledging the retry', async () => {
     assert.equal((await deliver({ eventId: 'evt_a', body: body('chk_a') })).outcome, 'delivered');
     assert.equal((await deliver({ eventId: 'evt_a', body: body('chk_a') })).outcome, 'delivered');
-    await new Promise((r) => setTimeout(r, 100));
+    await caughtUp();
     assert.equal(stdout.match(/check chk_a is COMPLETED/g)?.length, 1, stdout);
   });
 
@@ -122,6 +133,7 @@ describe('the copy-paste receiver in docs/webhooks.md', () => {
       timestamp: Math.floor(Date.now() / 1000) - 400,
     });
     assert.equal(old.status, 401);
+    await caughtUp();
     assert.ok(!/chk_[bcde]/.test(stdout), 'nothing refused was processed');
   });
 

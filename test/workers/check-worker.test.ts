@@ -10,6 +10,8 @@ import { type PayerConnector, type PayerEntry, TransientPayerError } from '../..
 import { createSandboxConnector } from '../../src/payers/sandbox/index.ts';
 import { CheckWorker } from '../../src/workers/check-worker.ts';
 import { claimDueChecks } from '../../src/workers/claim-checks.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { member } from '../helpers/members.ts';
 import {
   client,
   LogCapture,
@@ -19,7 +21,7 @@ import {
   waitForResult,
 } from '../helpers/service.ts';
 
-const JANE = { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
+const JANE = member('SBX1000001');
 const sandbox = createSandboxConnector({ latencyMs: 0 });
 
 /** Wraps the sandbox: fails the first `failures` calls transiently, or hangs until aborted when `hang` is set. */
@@ -186,8 +188,7 @@ test('graceful shutdown releases a check whose payer call is still running', asy
   const id = await submit('CONTROLLED');
   const w = worker('leaver');
   await w.start();
-  const deadline = Date.now() + 5000;
-  while (w.activeCount === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  await eventually(() => w.activeCount > 0, { timeoutMs: 5000, intervalMs: 10, what: 'the payer call' });
   assert.equal(w.activeCount, 1);
   await w.stop(50);
   controlled.hang = false;

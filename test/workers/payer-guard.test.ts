@@ -8,9 +8,11 @@ import { test } from 'node:test';
 import type { PayerConnector, PayerEntry } from '../../src/payers/connector.ts';
 import { TransientPayerError } from '../../src/payers/connector.ts';
 import { createSandboxConnector } from '../../src/payers/sandbox/index.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { member } from '../helpers/members.ts';
 import { client, sandboxRequest, startTestService, waitForResult } from '../helpers/service.ts';
 
-const JANE = { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
+const JANE = member('SBX1000001');
 const sandbox = createSandboxConnector({ latencyMs: 0 });
 
 class OutageConnector implements PayerConnector {
@@ -73,7 +75,18 @@ test('a payer outage opens the breaker: checks wait with few calls and complete 
   });
   try {
     const ids = await submitMany(svc.url, svc.apiKey, 12);
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Every check has met the payer or the open breaker, and a trial call after the breaker opened has
+    // failed too: without the breaker each of them would have been called by now.
+    await eventually(
+      async () => {
+        const { rows } = await svc.service.store.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM checks WHERE id = ANY($1) AND last_error IS NOT NULL',
+          [ids],
+        );
+        return rows[0]!.n === ids.length && payer.callsWhileDown >= 3;
+      },
+      { what: 'every check tried or deferred, and a failed trial call' },
+    );
     const c = client(svc.url, svc.apiKey);
     for (const id of ids) {
       assert.equal(

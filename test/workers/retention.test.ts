@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { purgeExpiredChecks } from '../../src/workers/retention.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { member } from '../helpers/members.ts';
 import {
   client,
   sandboxRequest,
@@ -18,29 +20,10 @@ after(() => svc.stop());
 
 test('finished checks older than the retention period keep only id, status, times and codes', async () => {
   const c = client(svc.url, svc.apiKey);
-  const ok = (
-    await c.post(
-      '/api/eligibility',
-      sandboxRequest({ memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' }),
-    )
-  ).body.id;
-  const failed = (
-    await c.post(
-      '/api/eligibility',
-      sandboxRequest({ memberId: 'SBX1000001', firstName: 'JANE', lastName: 'ROE', dateOfBirth: '19800115' }),
-    )
-  ).body.id;
-  const recent = (
-    await c.post(
-      '/api/eligibility',
-      sandboxRequest({
-        memberId: 'SBX1000002',
-        firstName: 'JOHN',
-        lastName: 'SMITH',
-        dateOfBirth: '19750704',
-      }),
-    )
-  ).body.id;
+  const jane = member('SBX1000001');
+  const ok = (await c.post('/api/eligibility', sandboxRequest(jane))).body.id;
+  const failed = (await c.post('/api/eligibility', sandboxRequest({ ...jane, lastName: 'ROE' }))).body.id;
+  const recent = (await c.post('/api/eligibility', sandboxRequest(member('SBX1000002')))).body.id;
   for (const id of [ok, failed, recent]) await waitForResult(c, id);
   const db = svc.service.store.db;
   await db.query("UPDATE checks SET completed_at = now() - interval '31 days' WHERE id = ANY($1)", [
@@ -91,16 +74,22 @@ test('a backlog is purged batch by batch, and stopping waits for one batch at mo
   const { createLogger } = await import('../../src/log.ts');
   // A long pause between batches: stopping during it must not wait for the rest of the backlog.
   const stop = startRetention(db, createLogger('silent'), 30, 60_000, 5_000);
-  const deadline = Date.now() + 10_000;
-  while ((await open()) === 1200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await eventually(async () => (await open()) < 1200, {
+    timeoutMs: 10_000,
+    intervalMs: 50,
+    what: 'the first batch',
+  });
   const t0 = Date.now();
   await stop();
   assert.ok(Date.now() - t0 < 2_000, `stop took ${Date.now() - t0} ms`);
   assert.equal(await open(), 700, 'exactly one batch of 500 was purged before the stop');
 
   const again = startRetention(db, createLogger('silent'), 30, 60_000, 10);
-  const until = Date.now() + 15_000;
-  while ((await open()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  await eventually(async () => (await open()) === 0, {
+    timeoutMs: 15_000,
+    intervalMs: 50,
+    what: 'the rest of the backlog',
+  });
   await again();
   assert.equal(await open(), 0, 'the rest of the backlog is purged');
 });

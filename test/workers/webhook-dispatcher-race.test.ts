@@ -10,6 +10,7 @@ import { createLogger } from '../../src/log.ts';
 import { createSchedule } from '../../src/webhooks/schedule.ts';
 import { setWebhookUrl } from '../../src/webhooks/settings.ts';
 import { WebhookDispatcher } from '../../src/workers/webhook-dispatcher.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
@@ -59,7 +60,18 @@ test('two dispatchers racing: every event is sent exactly once', async () => {
   await Promise.all([a.start(), b.start()]);
   try {
     await receiver.waitFor(150, 30_000);
-    await new Promise((r) => setTimeout(r, 300));
+    // A settled event is never claimed again, and stopping waits for the sends in flight: after both,
+    // nothing more can reach the receiver.
+    await eventually(
+      async () => {
+        const { rows } = await svc.service.store.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM webhook_events WHERE id = ANY($1) AND state <> 'pending'",
+          [ids],
+        );
+        return rows[0]!.n === ids.length;
+      },
+      { timeoutMs: 30_000, what: 'all 150 events settled' },
+    );
   } finally {
     await Promise.all([a.stop(), b.stop()]);
   }

@@ -6,13 +6,14 @@ import { describe, test } from 'node:test';
 import { X12Parser } from 'node-x12';
 import { build270, type Envelope270, type Inquiry270, X12BuildError } from '../../src/x12/build270.ts';
 import { readSegments, type Segment } from '../../src/x12/segments.ts';
+import { member } from '../helpers/members.ts';
 
 const SAMPLES = resolve(process.cwd(), '../shared/x12-samples');
 
 const inquiry = (over: Partial<Inquiry270> = {}): Inquiry270 => ({
   payer: { name: 'Sandbox Health Plan', id: 'SANDBOX' },
   provider: { npi: '1234567893', organizationName: 'Test Clinic' },
-  subscriber: { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' },
+  subscriber: member('SBX1000001'),
   traceNumber: '0191d2c3a4b57c6d8e9f0a1b2c3d4e5f',
   ...over,
 });
