@@ -72,8 +72,6 @@ export interface AppOptions {
   payers?: PayerDirectory;
   /** Payers refusing our credentials, for /readyz (src/payers/health.ts). */
   payerProblems?: () => PayerProblem[];
-  /** Extra routes (portal, admin) registered by the caller. */
-  plugins?: ((app: FastifyInstance, ctx: { auth: ApiKeyAuthenticator }) => Promise<void> | void)[];
 }
 
 export async function buildApp(
@@ -175,6 +173,5 @@ export async function buildApp(
     payers: (opts.payers?.entries ?? []).map(listedPayer),
   });
   if (opts.metrics) await app.register(metricsRoute, { metrics: opts.metrics, token: opts.metricsToken });
-  for (const plugin of opts.plugins ?? []) await plugin(app, { auth });
   return { app, auth };
 }

@@ -3,6 +3,7 @@
  * to answer with a page or a redirect and to read form fields.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import type { PayerDirectory } from '../payers/directory.ts';
 import type { Db } from '../store/db.ts';
 import type { PortalSession } from '../tenancy/sessions.ts';
@@ -48,6 +49,12 @@ export function portalLink(deps: PortalDeps, path: string): { url: string; guess
     guessed: deps.publicUrl === undefined && deps.db.kind === 'postgres',
   };
 }
+
+/**
+ * Path parameters of the `/:id` pages (a check, an API key, a delivery): declared so the TypeBox type provider
+ * types `request.params`; any string passes, and each handler answers 404 for an id it does not find.
+ */
+export const IdParams = Type.Object({ id: Type.String() });
 
 /** Who may open a route: anyone, any signed-in user, or an organization owner. */
 export type Access = 'anonymous' | 'user' | 'owner';
