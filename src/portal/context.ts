@@ -87,9 +87,10 @@ export function seeOther(reply: FastifyReply, path: string): FastifyReply {
 
 type Form = Record<string, unknown>;
 
+/** The parsed form (@fastify/formbody); any other body, or none, reads as an empty form. */
 export function formBody(request: FastifyRequest): Form {
   const b = request.body;
-  return b && typeof b === 'object' && !Array.isArray(b) ? (b as Form) : {};
+  return b && typeof b === 'object' && !Array.isArray(b) ? { ...b } : {};
 }
 
 /** The first value of a field as a string ('' when absent). */
@@ -106,8 +107,8 @@ export function formValues(form: Form, name: string): string[] {
 }
 
 export function queryValue(request: FastifyRequest, name: string): string {
-  const q = request.query as Record<string, unknown> | undefined;
-  const v = q?.[name];
+  const q = request.query;
+  const v: unknown = q !== null && typeof q === 'object' ? Reflect.get(q, name) : undefined;
   return typeof v === 'string' ? v : '';
 }
 
