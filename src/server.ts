@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from './api/app.ts';
-import { registerAdmin } from './api/routes/admin.ts';
+import { adminRoutes } from './api/routes/admin.ts';
 import { type Config, withDotEnv } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
 import { Metrics } from './metrics.ts';
@@ -21,7 +21,7 @@ import { loadPayerEntries } from './payers/directory-file.ts';
 import { PayerGuard } from './payers/guard.ts';
 import { payerProblems } from './payers/health.ts';
 import { createSandboxConnector } from './payers/sandbox/index.ts';
-import { registerPortal } from './portal/index.ts';
+import { PORTAL_PREFIX, portalPlugin } from './portal/index.ts';
 import { openStore, type Store } from './store/open.ts';
 import { type BootstrapResult, bootstrapIfEmpty } from './tenancy/bootstrap.ts';
 import { deriveServiceKeys, loadOrCreateMasterSecret, type ServiceKeys } from './tenancy/master-secret.ts';
@@ -213,28 +213,26 @@ export async function startService(config: Config, options: StartOptions = {}): 
           submit: { ratePerSecond: config.rateLimitSubmit, burst: config.rateLimitSubmit * 2 },
           status: { ratePerSecond: config.rateLimitStatus, burst: config.rateLimitStatus * 2 },
         },
-        plugins: [
-          (a) =>
-            registerAdmin(a, {
-              token: adminToken,
-              keys,
-              box,
-              allowPrivateWebhooks: config.allowPrivateWebhooks,
-            }),
-          (a) =>
-            registerPortal(a, {
-              db: store.db,
-              tokenKey: keys.tokenKey,
-              signInThrottleKey: keys.signInThrottleKey,
-              apiKeyPepper: keys.apiKeyPepper,
-              box,
-              allowPrivateWebhooks: config.allowPrivateWebhooks,
-              payers: directory,
-              secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
-              publicUrl: config.publicUrl,
-              listenUrl: () => listenUrl,
-            }),
-        ],
+      });
+      // The admin endpoint and the portal are encapsulated plugins on top of the API; they load at listen.
+      app.register(adminRoutes, {
+        token: adminToken,
+        keys,
+        box,
+        allowPrivateWebhooks: config.allowPrivateWebhooks,
+      });
+      app.register(portalPlugin, {
+        prefix: PORTAL_PREFIX,
+        db: store.db,
+        tokenKey: keys.tokenKey,
+        signInThrottleKey: keys.signInThrottleKey,
+        apiKeyPepper: keys.apiKeyPepper,
+        box,
+        allowPrivateWebhooks: config.allowPrivateWebhooks,
+        payers: directory,
+        secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
+        publicUrl: config.publicUrl,
+        listenUrl: () => listenUrl,
       });
       const stopAuth = await auth.start();
       await app.listen({ port: config.port, host: config.host });

@@ -25,11 +25,11 @@ import {
 import { ApiError, unavailable } from './errors.ts';
 import { registerOpenApi } from './openapi.ts';
 import { type RateLimit, RateLimiter } from './rate-limit.ts';
-import { registerStatus } from './routes/eligibility_status.ts';
-import { registerSubmit } from './routes/eligibility_submit.ts';
-import { registerHealth } from './routes/health.ts';
-import { registerMetrics } from './routes/metrics.ts';
-import { registerPayersList } from './routes/payers_list.ts';
+import { statusRoute } from './routes/eligibility_status.ts';
+import { submitRoute } from './routes/eligibility_submit.ts';
+import { healthRoutes } from './routes/health.ts';
+import { metricsRoute } from './routes/metrics.ts';
+import { payersListRoute } from './routes/payers_list.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -72,8 +72,6 @@ export interface AppOptions {
   payers?: PayerDirectory;
   /** Payers refusing our credentials, for /readyz (src/payers/health.ts). */
   payerProblems?: () => PayerProblem[];
-  /** Extra routes (portal, admin) registered by the caller. */
-  plugins?: ((app: FastifyInstance, ctx: { auth: ApiKeyAuthenticator }) => Promise<void> | void)[];
 }
 
 export async function buildApp(
@@ -162,20 +160,18 @@ export async function buildApp(
   });
 
   await registerOpenApi(app, opts.version);
-  registerHealth(
-    app,
-    createReadinessProbe(opts.db, opts.dbRequestBudgetMs ?? DEFAULT_BUDGET_MS),
-    opts.payerProblems,
-  );
-  registerSubmit(app, auth, new RateLimiter(opts.rateLimits.submit));
-  registerStatus(app, auth, new RateLimiter(opts.rateLimits.status));
-  registerPayersList(
-    app,
+  // Each route is its own encapsulated plugin: it sees the decorators above and the options it is given.
+  await app.register(healthRoutes, {
+    readiness: createReadinessProbe(opts.db, opts.dbRequestBudgetMs ?? DEFAULT_BUDGET_MS),
+    payerProblems: opts.payerProblems,
+  });
+  await app.register(submitRoute, { auth, limiter: new RateLimiter(opts.rateLimits.submit) });
+  await app.register(statusRoute, { auth, limiter: new RateLimiter(opts.rateLimits.status) });
+  await app.register(payersListRoute, {
     auth,
-    new RateLimiter(opts.rateLimits.status),
-    (opts.payers?.entries ?? []).map(listedPayer),
-  );
-  if (opts.metrics) registerMetrics(app, opts.metrics, opts.metricsToken);
-  for (const plugin of opts.plugins ?? []) await plugin(app, { auth });
+    limiter: new RateLimiter(opts.rateLimits.status),
+    payers: (opts.payers?.entries ?? []).map(listedPayer),
+  });
+  if (opts.metrics) await app.register(metricsRoute, { metrics: opts.metrics, token: opts.metricsToken });
   return { app, auth };
 }

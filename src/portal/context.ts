@@ -3,6 +3,7 @@
  * to answer with a page or a redirect and to read form fields.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import type { PayerDirectory } from '../payers/directory.ts';
 import type { Db } from '../store/db.ts';
 import type { PortalSession } from '../tenancy/sessions.ts';
@@ -49,6 +50,12 @@ export function portalLink(deps: PortalDeps, path: string): { url: string; guess
   };
 }
 
+/**
+ * Path parameters of the `/:id` pages (a check, an API key, a delivery): declared so the TypeBox type provider
+ * types `request.params`; any string passes, and each handler answers 404 for an id it does not find.
+ */
+export const IdParams = Type.Object({ id: Type.String() });
+
 /** Who may open a route: anyone, any signed-in user, or an organization owner. */
 export type Access = 'anonymous' | 'user' | 'owner';
 
@@ -80,9 +87,10 @@ export function seeOther(reply: FastifyReply, path: string): FastifyReply {
 
 type Form = Record<string, unknown>;
 
+/** The parsed form (@fastify/formbody); any other body, or none, reads as an empty form. */
 export function formBody(request: FastifyRequest): Form {
   const b = request.body;
-  return b && typeof b === 'object' && !Array.isArray(b) ? (b as Form) : {};
+  return b && typeof b === 'object' && !Array.isArray(b) ? { ...b } : {};
 }
 
 /** The first value of a field as a string ('' when absent). */
@@ -99,8 +107,8 @@ export function formValues(form: Form, name: string): string[] {
 }
 
 export function queryValue(request: FastifyRequest, name: string): string {
-  const q = request.query as Record<string, unknown> | undefined;
-  const v = q?.[name];
+  const q = request.query;
+  const v: unknown = q !== null && typeof q === 'object' ? Reflect.get(q, name) : undefined;
   return typeof v === 'string' ? v : '';
 }
 

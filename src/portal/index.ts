@@ -8,7 +8,10 @@
 import { readFileSync } from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { declarePlugin } from '../api/plugin-meta.ts';
 import { findSession, purgeExpiredSessions } from '../tenancy/sessions.ts';
 import {
   type Access,
@@ -22,12 +25,12 @@ import {
 import { cookieNames, formTokenValid, tokensEqual } from './csrf.ts';
 import { html } from './html.ts';
 import { messagePage } from './layout.ts';
-import { registerApiKeyRoutes } from './routes/api-keys.ts';
-import { registerCheckRoutes } from './routes/checks.ts';
-import { registerNewCheckRoutes } from './routes/checks-new.ts';
-import { registerSignInRoutes } from './routes/sign-in.ts';
-import { registerTeamRoutes } from './routes/team.ts';
-import { registerWebhookRoutes } from './routes/webhooks.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
+import { checkRoutes } from './routes/checks.ts';
+import { newCheckRoutes } from './routes/checks-new.ts';
+import { signInRoutes } from './routes/sign-in.ts';
+import { teamRoutes } from './routes/team.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 export {
   createPortalUser,
@@ -70,76 +73,96 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
   },
 };
 
-export async function registerPortal(app: FastifyInstance, deps: PortalDeps): Promise<void> {
-  await app.register(
-    async (portal) => {
-      await portal.register(fastifyCookie);
-      await portal.register(fastifyFormbody);
-      const names = cookieNames(deps.secureCookies);
-      // Expired sessions are useless but linger until purged; once an hour is plenty.
-      const purge = setInterval(() => void purgeExpiredSessions(deps.db).catch(() => {}), 3600_000).unref();
-      portal.addHook('onClose', async () => clearInterval(purge));
+/** Every link the portal renders and every redirect it sends is absolute under this prefix. */
+export const PORTAL_PREFIX = '/portal';
 
-      // HSTS only when the configured address is https: over plain http the header is ignored at best, and
-      // a wrong PUBLIC_URL must not pin browsers to https for a year.
-      const hsts = deps.publicUrl?.startsWith('https://') ?? false;
-      portal.addHook('onRequest', async (request, reply) => {
-        reply.headers(SECURITY_HEADERS);
-        if (hsts) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
-        const value = request.cookies[names.session];
-        if (value) request.portalSession = await findSession(deps.db, deps.tokenKey, value);
-      });
-      portal.addHook('preHandler', async (request, reply) => {
-        await guard(request, reply, deps);
-        if (reply.sent) return reply;
-      });
+/** The portal's registration options: its dependencies, and the prefix its links assume. */
+export type PortalOptions = PortalDeps & { prefix: typeof PORTAL_PREFIX };
 
-      portal.get('/assets/:name', { config: { access: 'anonymous' } }, async (request, reply) => {
-        const asset = ASSETS[(request.params as { name: string }).name];
+/**
+ * The portal as an encapsulated plugin: register it with `app.register(portalPlugin, { prefix: PORTAL_PREFIX,
+ * ...deps })`. It decorates requests with the session only in its own scope, and its cookie and form
+ * parsers, hooks and HTML error pages stay there too.
+ */
+export const portalPlugin: FastifyPluginAsyncTypebox<PortalOptions> = declarePlugin(
+  async (portal, { prefix: _prefix, ...deps }) => {
+    if (portal.prefix !== PORTAL_PREFIX) {
+      throw new Error(`the portal must be registered with prefix ${PORTAL_PREFIX} (its links are absolute)`);
+    }
+    portal.decorateRequest('portalSession', undefined);
+    portal.decorateRequest('portalFormToken', undefined);
+    await portal.register(fastifyCookie);
+    await portal.register(fastifyFormbody);
+    const names = cookieNames(deps.secureCookies);
+    // Expired sessions are useless but linger until purged; once an hour is plenty.
+    const purge = setInterval(() => void purgeExpiredSessions(deps.db).catch(() => {}), 3600_000).unref();
+    portal.addHook('onClose', async () => clearInterval(purge));
+
+    // HSTS only when the configured address is https: over plain http the header is ignored at best, and
+    // a wrong PUBLIC_URL must not pin browsers to https for a year.
+    const hsts = deps.publicUrl?.startsWith('https://') ?? false;
+    portal.addHook('onRequest', async (request, reply) => {
+      reply.headers(SECURITY_HEADERS);
+      if (hsts) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
+      const value = request.cookies[names.session];
+      if (value) request.portalSession = await findSession(deps.db, deps.tokenKey, value);
+    });
+    portal.addHook('preHandler', async (request, reply) => {
+      await guard(request, reply, deps);
+      if (reply.sent) return reply;
+    });
+
+    portal.get(
+      '/assets/:name',
+      { config: { access: 'anonymous' }, schema: { params: Type.Object({ name: Type.String() }) } },
+      async (request, reply) => {
+        const asset = ASSETS[request.params.name];
         if (!asset) return notFound(request, reply);
         return reply.header('cache-control', 'public, max-age=3600').type(asset.type).send(asset.body);
-      });
-      portal.get('/', async (_request, reply) => seeOther(reply, '/portal/checks'));
+      },
+    );
+    portal.get('/', async (_request, reply) => seeOther(reply, '/portal/checks'));
 
-      registerSignInRoutes(portal, deps);
-      registerCheckRoutes(portal, deps);
-      registerNewCheckRoutes(portal, deps);
-      registerApiKeyRoutes(portal, deps);
-      registerWebhookRoutes(portal, deps);
-      registerTeamRoutes(portal, deps);
-
-      portal.setNotFoundHandler((request, reply) => notFound(request, reply));
-      portal.setErrorHandler((err: FastifyError, request, reply) => {
-        const status = err.statusCode ?? 500;
-        if (status >= 400 && status < 500) {
-          const tooLarge = status === 413;
-          return sendPage(
-            reply,
-            messagePage({
-              title: tooLarge ? 'Form too large' : 'Request not understood',
-              message: tooLarge
-                ? 'The form you sent is larger than the portal accepts.'
-                : 'The portal could not read that request. Go back and try again.',
-              session: request.portalSession,
-            }),
-            tooLarge ? 413 : 400,
-          );
-        }
-        request.log.error({ err }, 'portal error');
+    // Set before the route plugins below load, so that their routes answer with these pages. They get the
+    // dependencies without the prefix: passed on, it would nest their routes under /portal/portal.
+    portal.setNotFoundHandler((request, reply) => notFound(request, reply));
+    portal.setErrorHandler((err: FastifyError, request, reply) => {
+      const status = err.statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        const tooLarge = status === 413;
         return sendPage(
           reply,
           messagePage({
-            title: 'Something went wrong',
-            message: `The portal hit an unexpected error (reference ${request.id}). Try again in a moment.`,
+            title: tooLarge ? 'Form too large' : 'Request not understood',
+            message: tooLarge
+              ? 'The form you sent is larger than the portal accepts.'
+              : 'The portal could not read that request. Go back and try again.',
             session: request.portalSession,
           }),
-          500,
+          tooLarge ? 413 : 400,
         );
-      });
-    },
-    { prefix: '/portal' },
-  );
-}
+      }
+      request.log.error({ err }, 'portal error');
+      return sendPage(
+        reply,
+        messagePage({
+          title: 'Something went wrong',
+          message: `The portal hit an unexpected error (reference ${request.id}). Try again in a moment.`,
+          session: request.portalSession,
+        }),
+        500,
+      );
+    });
+
+    await portal.register(signInRoutes, deps);
+    await portal.register(checkRoutes, deps);
+    await portal.register(newCheckRoutes, deps);
+    await portal.register(apiKeyRoutes, deps);
+    await portal.register(webhookRoutes, deps);
+    await portal.register(teamRoutes, deps);
+  },
+  { name: 'portal' },
+);
 
 /** Applies the route's access rule and checks the CSRF token of every POST. */
 async function guard(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps): Promise<void> {

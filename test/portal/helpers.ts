@@ -1,6 +1,6 @@
 /**
  * The real service for portal tests: store, check worker and webhook dispatcher from `startService`
- * (worker role), first-start bootstrap, and the HTTP app built with `buildApp` + `registerPortal` exactly as
+ * (worker role), first-start bootstrap, and the HTTP app built with `buildApp` + `app.register(portalPlugin)` exactly as
  * the composition root does, listening on 127.0.0.1. Plus a small browser-like client: a cookie jar,
  * form posts, no automatic redirects.
  */
@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.ts';
 import type { Config } from '../../src/config.ts';
 import type { PortalDeps } from '../../src/portal/context.ts';
-import { registerPortal } from '../../src/portal/index.ts';
+import { PORTAL_PREFIX, portalPlugin } from '../../src/portal/index.ts';
 import { type Service, startService, VERSION } from '../../src/server.ts';
 import { bootstrapIfEmpty } from '../../src/tenancy/bootstrap.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -63,21 +63,19 @@ export async function startPortal(
         submit: { ratePerSecond: 100_000, burst: 100_000 },
         status: { ratePerSecond: 100_000, burst: 100_000 },
       },
-      plugins: [
-        (a) =>
-          registerPortal(a, {
-            db: service.store.db,
-            tokenKey: service.keys.tokenKey,
-            signInThrottleKey: service.keys.signInThrottleKey,
-            apiKeyPepper: service.keys.apiKeyPepper,
-            box: service.box,
-            allowPrivateWebhooks: config.allowPrivateWebhooks,
-            payers: service.directory,
-            secureCookies: false,
-            listenUrl: () => url,
-            ...overrides,
-          }),
-      ],
+    });
+    app.register(portalPlugin, {
+      prefix: PORTAL_PREFIX,
+      db: service.store.db,
+      tokenKey: service.keys.tokenKey,
+      signInThrottleKey: service.keys.signInThrottleKey,
+      apiKeyPepper: service.keys.apiKeyPepper,
+      box: service.box,
+      allowPrivateWebhooks: config.allowPrivateWebhooks,
+      payers: service.directory,
+      secureCookies: false,
+      listenUrl: () => url,
+      ...overrides,
     });
     const stopAuth = await auth.start();
     await app.listen({ port: 0, host: '127.0.0.1' });

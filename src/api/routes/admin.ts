@@ -3,11 +3,13 @@
  * data directory's lock file (readable only by the service's OS user). Hidden from the OpenAPI document.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { AdminInputError, runAdminOp } from '../../tenancy/admin-ops.ts';
 import type { ServiceKeys } from '../../tenancy/master-secret.ts';
 import type { SecretBox } from '../../webhooks/signing-secrets.ts';
 import { notFound, unauthorized, validation } from '../errors.ts';
+import { declarePlugin } from '../plugin-meta.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -18,29 +20,46 @@ export interface AdminRouteOptions {
   allowPrivateWebhooks: boolean;
 }
 
-export function registerAdmin(app: FastifyInstance, opts: AdminRouteOptions): void {
-  const expected = Buffer.from(`Bearer ${opts.token}`);
-  app.post('/admin/ops/:op', { schema: { hide: true } }, async (request) => {
-    if (!LOOPBACK.has(request.socket.remoteAddress ?? '')) throw notFound(`No route POST ${request.url}.`);
-    const presented = Buffer.from(request.headers.authorization ?? '');
-    if (presented.length !== expected.length || !timingSafeEqual(presented, expected))
-      throw unauthorized('Invalid admin token.');
-    const { op } = request.params as { op: string };
-    try {
-      const result = await runAdminOp(
-        {
-          db: app.db,
-          keys: opts.keys,
-          box: opts.box,
-          allowPrivateWebhooks: opts.allowPrivateWebhooks,
-        },
-        op,
-        (request.body ?? {}) as Record<string, unknown>,
-      );
-      return { result };
-    } catch (err) {
-      if (err instanceof AdminInputError) throw validation(err.message);
-      throw err;
-    }
-  });
+/**
+ * Registered by the composition root on the app from `buildApp`, whose `db` it reads. The body has no schema:
+ * each operation reads its own arguments (src/tenancy/admin-ops.ts), so it stays `unknown` until narrowed.
+ */
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = declarePlugin(
+  async (app, opts) => {
+    const expected = Buffer.from(`Bearer ${opts.token}`);
+    app.post(
+      '/admin/ops/:op',
+      { schema: { hide: true, params: Type.Object({ op: Type.String() }) } },
+      async (request) => {
+        if (!LOOPBACK.has(request.socket.remoteAddress ?? ''))
+          throw notFound(`No route POST ${request.url}.`);
+        const presented = Buffer.from(request.headers.authorization ?? '');
+        if (presented.length !== expected.length || !timingSafeEqual(presented, expected))
+          throw unauthorized('Invalid admin token.');
+        const { op } = request.params;
+        try {
+          const result = await runAdminOp(
+            {
+              db: app.db,
+              keys: opts.keys,
+              box: opts.box,
+              allowPrivateWebhooks: opts.allowPrivateWebhooks,
+            },
+            op,
+            argumentsOf(request.body),
+          );
+          return { result };
+        } catch (err) {
+          if (err instanceof AdminInputError) throw validation(err.message);
+          throw err;
+        }
+      },
+    );
+  },
+  { name: 'admin-routes', decorators: { fastify: ['db'] } },
+);
+
+/** The CLI always sends a JSON object; anything else (no body, `null`, a bare value) carries no arguments. */
+function argumentsOf(body: unknown): { [name: string]: unknown } {
+  return body !== null && typeof body === 'object' ? { ...body } : {};
 }

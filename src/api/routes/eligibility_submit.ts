@@ -1,5 +1,5 @@
 /** POST /api/eligibility: accept a check and answer 202 `{id, status: "IN_PROGRESS"}` at once. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import Type from 'typebox';
 import { formatProblems } from '../../checks/request.ts';
 import { isValidIdempotencyKey, submitCheck } from '../../checks/submit.ts';
@@ -7,6 +7,7 @@ import { EligibilityCheckRequest } from '../../contract/check-request.ts';
 import type { ApiKeyAuthenticator } from '../auth.ts';
 import { validation } from '../errors.ts';
 import { errorResponses } from '../openapi.ts';
+import { declarePlugin } from '../plugin-meta.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 
 const SubmitResponse = Type.Object({
@@ -14,7 +15,16 @@ const SubmitResponse = Type.Object({
   status: Type.Literal('IN_PROGRESS'),
 });
 
-export function registerSubmit(app: FastifyInstance, auth: ApiKeyAuthenticator, limiter: RateLimiter): void {
+export interface SubmitRouteOptions {
+  auth: ApiKeyAuthenticator;
+  limiter: RateLimiter;
+}
+
+/**
+ * Deliberately without the TypeBox type provider: the body schema documents the request, but validation runs
+ * in the handler (after authentication), so `request.body` is honestly `unknown` until `submitCheck` checks it.
+ */
+export const submitRoute: FastifyPluginAsync<SubmitRouteOptions> = async (app, { auth, limiter }) => {
   app.post(
     '/api/eligibility',
     {
@@ -64,8 +74,16 @@ export function registerSubmit(app: FastifyInstance, auth: ApiKeyAuthenticator, 
         throw validation(formatProblems(result.problems));
       }
       if (result.replayed) reply.header('idempotent-replayed', 'true');
-      else app.metrics?.submitted((request.body as EligibilityCheckRequest).tradingPartnerServiceId);
+      else app.metrics?.submitted(sentPayerId(request.body));
       return reply.code(202).send({ id: result.id, status: 'IN_PROGRESS' });
     },
   );
+};
+declarePlugin(submitRoute, { name: 'eligibility-submit', decorators: { fastify: ['db', 'checksNotifier'] } });
+
+/** The payer id as the client sent it (the metric counts what clients ask for); `submitCheck` has validated it. */
+function sentPayerId(body: unknown): string {
+  const id =
+    body && typeof body === 'object' && 'tradingPartnerServiceId' in body ? body.tradingPartnerServiceId : '';
+  return typeof id === 'string' ? id : '';
 }

@@ -2,7 +2,7 @@
  * Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the database answers and can write,
  * within DB_REQUEST_BUDGET_MS; see src/store/readiness.ts).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { PayerProblem } from '../../payers/health.ts';
 import type { Readiness } from '../../store/readiness.ts';
 import { unavailable } from '../errors.ts';
@@ -17,12 +17,16 @@ const NOT_READY: Record<Exclude<Readiness, { ready: true }>['reason'], string> =
   failed: 'Database probe failed.',
 };
 
-/** `payerProblems`: payers refusing our credentials, listed in the ready answer (src/payers/health.ts). */
-export function registerHealth(
-  app: FastifyInstance,
-  readiness: () => Promise<Readiness>,
-  payerProblems: () => PayerProblem[] = () => [],
-): void {
+export interface HealthRouteOptions {
+  readiness: () => Promise<Readiness>;
+  /** Payers refusing our credentials, listed in the ready answer (src/payers/health.ts). */
+  payerProblems?: () => PayerProblem[];
+}
+
+export const healthRoutes: FastifyPluginAsync<HealthRouteOptions> = async (
+  app,
+  { readiness, payerProblems = () => [] },
+) => {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async () => {
     const state = await readiness();
@@ -30,4 +34,4 @@ export function registerHealth(
     const payers = payerProblems();
     return payers.length ? { status: 'ready', payers } : { status: 'ready' };
   });
-}
+};

@@ -1,6 +1,6 @@
 /** GET /metrics: Prometheus text format; optionally behind a bearer token (METRICS_TOKEN). */
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { unauthorized } from '../errors.ts';
 
 /** The part of AppMetrics (app.ts) this route reads: naming only that keeps it from importing the app. */
@@ -8,7 +8,13 @@ interface MetricsRegistry {
   registry: { contentType: string; metrics(): Promise<string> };
 }
 
-export function registerMetrics(app: FastifyInstance, metrics: MetricsRegistry, token?: string): void {
+export interface MetricsRouteOptions {
+  metrics: MetricsRegistry;
+  /** METRICS_TOKEN: when set, the route requires `Authorization: Bearer <token>`. */
+  token?: string;
+}
+
+export const metricsRoute: FastifyPluginAsync<MetricsRouteOptions> = async (app, { metrics, token }) => {
   const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (expected) {
@@ -18,4 +24,4 @@ export function registerMetrics(app: FastifyInstance, metrics: MetricsRegistry, 
     }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
-}
+};

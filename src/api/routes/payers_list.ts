@@ -3,7 +3,7 @@
  * Ids, names, aliases and connector types only: gateway URLs and credentials are the operator's business
  * and never leave the process (the response schema lists the four fields, so nothing else is serialized).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import Type from 'typebox';
 import { findPayers, type ListedPayer } from '../../payers/directory.ts';
 import type { ApiKeyAuthenticator } from '../auth.ts';
@@ -28,12 +28,20 @@ export const PayerListResponse = Type.Object({
   ),
 });
 
-export function registerPayersList(
-  app: FastifyInstance,
-  auth: ApiKeyAuthenticator,
-  limiter: RateLimiter,
-  payers: readonly ListedPayer[],
-): void {
+export interface PayersListRouteOptions {
+  auth: ApiKeyAuthenticator;
+  limiter: RateLimiter;
+  payers: readonly ListedPayer[];
+}
+
+/**
+ * Without the TypeBox type provider on purpose: the query is validated in the handler, after authentication,
+ * so `request.query` stays `unknown` until `queryFields` and the checks below narrow it.
+ */
+export const payersListRoute: FastifyPluginAsync<PayersListRouteOptions> = async (
+  app,
+  { auth, limiter, payers },
+) => {
   app.get(
     '/api/payers',
     {
@@ -53,7 +61,7 @@ export function registerPayersList(
     async (request, reply) => {
       const key = await auth.authenticate(request, 'eligibility:read');
       reply.headers(limiter.take(key.keyId));
-      const { q, ...rest } = request.query as Record<string, unknown>;
+      const { q, ...rest } = queryFields(request.query);
       const unknown = Object.keys(rest);
       if (unknown.length) throw validation(`Unknown query parameter: ${unknown.map(safeName).join(', ')}.`);
       if (q !== undefined && (typeof q !== 'string' || q.length > MAX_QUERY)) {
@@ -62,6 +70,11 @@ export function registerPayersList(
       return { payers: findPayers(payers, q) };
     },
   );
+};
+
+/** Fastify's query parser always yields an object; anything else would be a bug, read as no parameters. */
+function queryFields(query: unknown): { [name: string]: unknown } {
+  return query !== null && typeof query === 'object' ? { ...query } : {};
 }
 
 /** A parameter name is the client's own text: shown only when it is a plain identifier. */

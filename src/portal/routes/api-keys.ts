@@ -2,7 +2,7 @@
  * Settings > API keys: create a key (shown once, with a copy button), list keys, revoke with a
  * confirmation step. A revoke invalidates the API's key cache at once, here and in other processes.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   type ApiKeyRecord,
   createApiKey,
@@ -16,6 +16,7 @@ import {
   formBody,
   formValue,
   formValues,
+  IdParams,
   notFound,
   type PortalDeps,
   queryValue,
@@ -118,7 +119,7 @@ ${createForm(s, form)}`,
   });
 }
 
-export function registerApiKeyRoutes(portal: FastifyInstance, deps: PortalDeps): void {
+export const apiKeyRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
   portal.get('/settings/api-keys', owner, async (request, reply) => {
     const s = session(request);
     const keys = await listApiKeys(deps.db, s.user.organizationId);
@@ -158,17 +159,20 @@ export function registerApiKeyRoutes(portal: FastifyInstance, deps: PortalDeps):
   const activeKey = async (organizationId: string, id: string) =>
     (await listApiKeys(deps.db, organizationId)).find((k) => k.id === id && !k.revokedAt);
 
-  portal.get('/settings/api-keys/:id/revoke', owner, async (request, reply) => {
-    const s = session(request);
-    const key = await activeKey(s.user.organizationId, (request.params as { id: string }).id);
-    if (!key) return notFound(request, reply);
-    return sendPage(
-      reply,
-      page({
-        title: 'Revoke key',
-        session: s,
-        current: 'api-keys',
-        body: html`<h1>Revoke “${key.name}”?</h1>
+  portal.get(
+    '/settings/api-keys/:id/revoke',
+    { ...owner, schema: { params: IdParams } },
+    async (request, reply) => {
+      const s = session(request);
+      const key = await activeKey(s.user.organizationId, request.params.id);
+      if (!key) return notFound(request, reply);
+      return sendPage(
+        reply,
+        page({
+          title: 'Revoke key',
+          session: s,
+          current: 'api-keys',
+          body: html`<h1>Revoke “${key.name}”?</h1>
 <p>Key <code>${key.prefix}…</code> stops working at once: every request that sends it gets
 <code>401 UnauthorizedException</code>. This cannot be undone; to keep a system working, create its new key
 first.</p>
@@ -177,27 +181,32 @@ first.</p>
   <button type="submit" class="danger">Revoke key</button>
   <a href="${BASE}">Cancel</a>
 </form>`,
-      }),
-    );
-  });
-
-  portal.post('/settings/api-keys/:id/revoke', owner, async (request, reply) => {
-    const s = session(request);
-    const id = (request.params as { id: string }).id;
-    const revoked = await revokeApiKey(deps.db, s.user.organizationId, id);
-    if (!revoked) {
-      return sendPage(
-        reply,
-        messagePage({
-          title: 'Key not found',
-          message: 'That key does not exist in your organization, or it is already revoked.',
-          session: s,
-          action: { href: BASE, label: 'Back to API keys' },
         }),
-        404,
       );
-    }
-    request.log.info({ userId: s.user.id, keyId: id }, 'API key revoked in the portal');
-    return seeOther(reply, `${BASE}?notice=key-revoked`);
-  });
-}
+    },
+  );
+
+  portal.post(
+    '/settings/api-keys/:id/revoke',
+    { ...owner, schema: { params: IdParams } },
+    async (request, reply) => {
+      const s = session(request);
+      const id = request.params.id;
+      const revoked = await revokeApiKey(deps.db, s.user.organizationId, id);
+      if (!revoked) {
+        return sendPage(
+          reply,
+          messagePage({
+            title: 'Key not found',
+            message: 'That key does not exist in your organization, or it is already revoked.',
+            session: s,
+            action: { href: BASE, label: 'Back to API keys' },
+          }),
+          404,
+        );
+      }
+      request.log.info({ userId: s.user.id, keyId: id }, 'API key revoked in the portal');
+      return seeOther(reply, `${BASE}?notice=key-revoked`);
+    },
+  );
+};

@@ -3,7 +3,7 @@
  * exactly like the API, so both accept and refuse the same requests. Member details travel only in the POST
  * body, never in a URL.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FieldProblem } from '../../checks/request.ts';
 import { submitCheck } from '../../checks/submit.ts';
 import { type ListedPayer, listedPayer } from '../../payers/directory.ts';
@@ -126,7 +126,7 @@ ${errorSummary(errors)}
   });
 }
 
-export function registerNewCheckRoutes(portal: FastifyInstance, deps: PortalDeps): void {
+export const newCheckRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
   const payers = (deps.payers?.entries ?? []).map(listedPayer);
   portal.get('/checks/new', async (request, reply) => {
     const s = session(request);
@@ -152,4 +152,4 @@ export function registerNewCheckRoutes(portal: FastifyInstance, deps: PortalDeps
     request.log.info({ userId: s.user.id, checkId: submitted.id }, 'check submitted from the portal');
     return seeOther(reply, `/portal/checks/${submitted.id}`);
   });
-}
+};

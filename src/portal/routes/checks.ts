@@ -2,11 +2,11 @@
  * Checks: the organization's list (newest first, filters, keyset pages, member ids cut to their last four
  * characters) and one check in full. Filters travel in the query string; none of them is PHI.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type CheckFilter, type CheckSummary, getCheck, listChecks } from '../../checks/list.ts';
 import type { CheckStatus } from '../../contract/check-response.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
-import { notFound, type PortalDeps, queryValue, sendPage, session } from '../context.ts';
+import { IdParams, notFound, type PortalDeps, queryValue, sendPage, session } from '../context.ts';
 import { statusBadge, timestamp } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { page } from '../layout.ts';
@@ -101,7 +101,7 @@ ${checkRows(result.checks)}
   });
 }
 
-export function registerCheckRoutes(portal: FastifyInstance, deps: PortalDeps): void {
+export const checkRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
   portal.get('/checks', async (request, reply) => {
     const s = session(request);
     const f = readFilters((name) => queryValue(request, name));
@@ -116,10 +116,10 @@ export function registerCheckRoutes(portal: FastifyInstance, deps: PortalDeps): 
     return sendPage(reply, listPage(s, f, result, Boolean(before), noticeFor(queryValue(request, 'notice'))));
   });
 
-  portal.get('/checks/:id', async (request, reply) => {
+  portal.get('/checks/:id', { schema: { params: IdParams } }, async (request, reply) => {
     const s = session(request);
-    const check = await getCheck(deps.db, s.user.organizationId, (request.params as { id: string }).id);
+    const check = await getCheck(deps.db, s.user.organizationId, request.params.id);
     if (!check) return notFound(request, reply);
     return sendPage(reply, checkDetailPage(s, check, noticeFor(queryValue(request, 'notice'))));
   });
-}
+};

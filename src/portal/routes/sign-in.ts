@@ -2,7 +2,9 @@
  * Signing in and out: email + password, one-time links (first sign-in, invitation, password reset) that
  * set a password and sign in, and sign-out. A new session (new cookie, new CSRF token) on every sign-in.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import { createSession, endSession, endUserSessions } from '../../tenancy/sessions.ts';
 import {
   consumeLoginToken,
@@ -21,6 +23,8 @@ import { hashPassword, newPasswordProblem, PASSWORD_MIN, verifyPassword } from '
 import { attemptSignIn } from '../sign-in-attempt.ts';
 
 const anonymous = { config: { access: 'anonymous' as const } };
+/** The one-time link's token; any string passes, the handler looks it up. */
+const TokenParams = Type.Object({ token: Type.String() });
 
 /** Where to go after signing in: only a portal path, never another site. */
 function safeNext(next: string): string {
@@ -105,7 +109,7 @@ async function startSession(reply: FastifyReply, deps: PortalDeps, userId: strin
   reply.clearCookie(names.form, cookieOptions(deps.secureCookies));
 }
 
-export function registerSignInRoutes(portal: FastifyInstance, deps: PortalDeps): void {
+export const signInRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
   const signInDeps = {
     db: deps.db,
     throttle: new LoginThrottle(deps.db, deps.signInThrottleKey, deps.now),
@@ -169,8 +173,8 @@ export function registerSignInRoutes(portal: FastifyInstance, deps: PortalDeps):
     return seeOther(reply, next);
   });
 
-  portal.get('/login/:token', anonymous, async (request, reply) => {
-    const { token } = request.params as { token: string };
+  portal.get('/login/:token', { ...anonymous, schema: { params: TokenParams } }, async (request, reply) => {
+    const { token } = request.params;
     const found = await peekLoginToken(deps.db, deps.tokenKey, token);
     if (!found) return sendPage(reply, linkInvalid(), 410);
     return sendPage(
@@ -185,8 +189,8 @@ export function registerSignInRoutes(portal: FastifyInstance, deps: PortalDeps):
     );
   });
 
-  portal.post('/login/:token', anonymous, async (request, reply) => {
-    const { token } = request.params as { token: string };
+  portal.post('/login/:token', { ...anonymous, schema: { params: TokenParams } }, async (request, reply) => {
+    const { token } = request.params;
     const found = await peekLoginToken(deps.db, deps.tokenKey, token);
     if (!found) return sendPage(reply, linkInvalid(), 410);
     const setPassword = needsPassword(found.purpose, found.user.hasPassword);
@@ -239,7 +243,7 @@ export function registerSignInRoutes(portal: FastifyInstance, deps: PortalDeps):
     reply.clearCookie(names.session, cookieOptions(deps.secureCookies));
     return seeOther(reply, '/portal/login?notice=signed-out');
   });
-}
+};
 
 /** Invitations and resets always set a password; a first-sign-in link only when none is set yet. */
 function needsPassword(purpose: TokenPurpose, hasPassword: boolean): boolean {

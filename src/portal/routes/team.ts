@@ -2,7 +2,7 @@
  * Settings > Team (owners): who can sign in, and invitations: a new user with a one-time link (7 days) that
  * the owner passes on; the invitee sets a password there.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import {
   createPortalUser,
@@ -71,7 +71,7 @@ ${errorSummary(o.error ? [{ field: 'email', message: o.error }] : [])}
   });
 }
 
-export function registerTeamRoutes(portal: FastifyInstance, deps: PortalDeps): void {
+export const teamRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
   portal.get('/settings/team', owner, async (request, reply) => {
     const s = session(request);
     return sendPage(reply, teamPage(s, await listUsers(deps.db, s.user.organizationId), {}));
@@ -105,4 +105,4 @@ export function registerTeamRoutes(portal: FastifyInstance, deps: PortalDeps): v
       return sendPage(reply, teamPage(s, users, { email, role, error: message }), 400);
     }
   });
-}
+};

@@ -2,7 +2,8 @@
  * Settings > Webhooks: save or remove the URL (refusals explained), generate / type in / reveal / roll /
  * remove the signing secret, send a test event and wait briefly for its answer, read and resend deliveries.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UUID_PATTERN } from '../../ids.ts';
 import {
   listWebhookAttempts,
@@ -20,6 +21,7 @@ import {
 import {
   formBody,
   formValue,
+  IdParams,
   notFound,
   type PortalDeps,
   queryValue,
@@ -40,7 +42,7 @@ const owner = { config: { access: 'owner' as const } };
 /** How long the test button waits for the dispatcher's first attempt before showing a page that reloads. */
 const TEST_WAIT_MS = 5000;
 
-export function registerWebhookRoutes(portal: FastifyInstance, deps: PortalDeps): void {
+export const webhookRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
   const show = async (request: FastifyRequest, reply: FastifyReply, st: WebhookPageState, status = 200) => {
     const s = session(request);
     const org = s.user.organizationId;
@@ -122,23 +124,31 @@ export function registerWebhookRoutes(portal: FastifyInstance, deps: PortalDeps)
     return seeOther(reply, `${WEBHOOKS}/deliveries/${queued.eventId}?notice=${notice}`);
   });
 
-  portal.get('/settings/webhooks/deliveries/:id', owner, async (request, reply) => {
-    const s = session(request);
-    const id = (request.params as { id: string }).id;
-    const event = await getEvent(deps, s.user.organizationId, id);
-    const attempts = event && (await listWebhookAttempts(deps.db, s.user.organizationId, id));
-    if (!event || !attempts) return notFound(request, reply);
-    return sendPage(reply, eventPage(s, event, attempts, noticeFor(queryValue(request, 'notice'))));
-  });
+  portal.get(
+    '/settings/webhooks/deliveries/:id',
+    { ...owner, schema: { params: IdParams } },
+    async (request, reply) => {
+      const s = session(request);
+      const id = request.params.id;
+      const event = await getEvent(deps, s.user.organizationId, id);
+      const attempts = event && (await listWebhookAttempts(deps.db, s.user.organizationId, id));
+      if (!event || !attempts) return notFound(request, reply);
+      return sendPage(reply, eventPage(s, event, attempts, noticeFor(queryValue(request, 'notice'))));
+    },
+  );
 
-  portal.post('/settings/webhooks/deliveries/:id/resend', owner, async (request, reply) => {
-    const s = session(request);
-    const id = (request.params as { id: string }).id;
-    if (!(await resendWebhookEvent(deps.db, s.user.organizationId, id))) return notFound(request, reply);
-    request.log.info({ userId: s.user.id, eventId: id }, 'webhook delivery resent from the portal');
-    return seeOther(reply, `${WEBHOOKS}/deliveries/${id}?notice=resent`);
-  });
-}
+  portal.post(
+    '/settings/webhooks/deliveries/:id/resend',
+    { ...owner, schema: { params: IdParams } },
+    async (request, reply) => {
+      const s = session(request);
+      const id = request.params.id;
+      if (!(await resendWebhookEvent(deps.db, s.user.organizationId, id))) return notFound(request, reply);
+      request.log.info({ userId: s.user.id, eventId: id }, 'webhook delivery resent from the portal');
+      return seeOther(reply, `${WEBHOOKS}/deliveries/${id}?notice=resent`);
+    },
+  );
+};
 
 /** One event of this organization (the delivery log's header); undefined for anyone else's. */
 async function getEvent(
