@@ -2,10 +2,12 @@
  * First start on an empty store: an organization "Demo Clinic", its portal owner with a one-time sign-in
  * link, and a test API key. Printed once by the caller; never stored in plaintext.
  */
+
 import type { Db } from '../store/db.ts';
+import { countOrganizations } from '../store/organizations.ts';
 import { createApiKey, SCOPES } from './api-keys.ts';
 import type { ServiceKeys } from './master-secret.ts';
-import { countOrganizations, createOrganization } from './organizations.ts';
+import { createOrganization } from './organizations.ts';
 import { createUser, issueLoginToken } from './users.ts';
 
 export interface BootstrapResult {
