@@ -8,6 +8,73 @@ import type { checks } from './schema.ts';
 
 export type CheckRow = typeof checks.$inferSelect;
 
+/** A new check, IN_PROGRESS and due now. */
+export async function insertCheck(
+  db: Queryable,
+  check: Pick<CheckRow, 'id' | 'organizationId' | 'tradingPartnerServiceId' | 'request'>,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO checks (id, organization_id, status, trading_partner_service_id, request)
+     VALUES ($1, $2, 'IN_PROGRESS', $3, $4)`,
+    [check.id, check.organizationId, check.tradingPartnerServiceId, check.request],
+  );
+}
+
+/**
+ * A new check under an idempotency key; false (and nothing written) when the organization already has a
+ * check with that key. The unique index decides races between parallel submissions.
+ */
+export async function insertCheckUnlessKeyTaken(
+  db: Queryable,
+  check: Pick<CheckRow, 'id' | 'organizationId' | 'tradingPartnerServiceId' | 'request'> & {
+    idempotencyKey: string;
+    requestHash: string;
+  },
+): Promise<boolean> {
+  const { rows } = await db.query<Pick<CheckRow, 'id'>>(
+    `INSERT INTO checks (id, organization_id, status, trading_partner_service_id, request, idempotency_key, request_hash)
+     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5, $6)
+     ON CONFLICT (organization_id, idempotency_key) DO NOTHING
+     RETURNING id`,
+    [
+      check.id,
+      check.organizationId,
+      check.tradingPartnerServiceId,
+      check.request,
+      check.idempotencyKey,
+      check.requestHash,
+    ],
+  );
+  return rows.length > 0;
+}
+
+/** The check holding an idempotency key, and whether it is older than `windowMs`. */
+export async function findCheckByIdempotencyKey(
+  db: Queryable,
+  organizationId: string,
+  idempotencyKey: string,
+  windowMs: number,
+): Promise<(Pick<CheckRow, 'id' | 'requestHash'> & { expired: boolean }) | undefined> {
+  const { rows } = await db.query<Pick<CheckRow, 'id' | 'requestHash'> & { expired: boolean }>(
+    `SELECT id, request_hash AS "requestHash", created_at < now() - $3 * interval '1 millisecond' AS expired
+       FROM checks WHERE organization_id = $1 AND idempotency_key = $2`,
+    [organizationId, idempotencyKey, windowMs],
+  );
+  return rows[0];
+}
+
+/** Frees an expired idempotency key for reuse (unless another request freed it already). */
+export async function releaseIdempotencyKey(
+  db: Queryable,
+  id: string,
+  idempotencyKey: string,
+): Promise<void> {
+  await db.query('UPDATE checks SET idempotency_key = NULL WHERE id = $1 AND idempotency_key = $2', [
+    id,
+    idempotencyKey,
+  ]);
+}
+
 /** A check's status and stored result body, scoped to its organization (another's reads as absent). */
 export async function findCheckResult(
   db: Queryable,

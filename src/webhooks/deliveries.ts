@@ -3,7 +3,7 @@
  * attempt with its time, response status, latency, error and next retry. Organization-scoped throughout.
  */
 import { UUID_PATTERN, uuidv7 } from '../ids.ts';
-import { WEBHOOKS_CHANNEL } from '../store/channels.ts';
+import { WEBHOOKS_CHANNEL, wake } from '../store/channels.ts';
 import type { Queryable } from '../store/db.ts';
 import { findWebhookUrl } from '../store/organizations.ts';
 import { selectAttempts } from '../store/webhook-attempts.ts';
@@ -91,7 +91,7 @@ export async function resendWebhookEvent(
 ): Promise<boolean> {
   if (!UUID_PATTERN.test(eventId)) return false;
   const due = await makeEventDueNow(db, organizationId, eventId);
-  if (due) await db.query('SELECT pg_notify($1, $2)', [WEBHOOKS_CHANNEL, '']);
+  if (due) await wake(db, WEBHOOKS_CHANNEL);
   return due;
 }
 
@@ -116,6 +116,6 @@ export async function queueTestEvent(
     ],
   });
   await insertTestEvent(db, { id: eventId, organizationId, body, url });
-  await db.query('SELECT pg_notify($1, $2)', [WEBHOOKS_CHANNEL, '']);
+  await wake(db, WEBHOOKS_CHANNEL);
   return { eventId };
 }
