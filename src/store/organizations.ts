@@ -24,6 +24,14 @@ export async function updateEligibilityEnabled(db: Queryable, id: string, enable
   await db.query('UPDATE organizations SET eligibility_enabled = $2 WHERE id = $1', [id, enabled]);
 }
 
+/**
+ * Serializes the first start of several processes on one PostgreSQL: a transaction-scoped advisory lock,
+ * so only one of them sees no organization and creates the demo one.
+ */
+export async function lockFirstStart(tx: Queryable): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(7253901119)');
+}
+
 export async function countOrganizations(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
   return rows[0]!.n;

@@ -31,3 +31,12 @@ export async function selectAttempts(db: Queryable, eventId: string): Promise<At
   );
   return rows;
 }
+
+/** Forgets what receivers answered about the purged checks' events: they may echo the body sent. */
+export async function clearResponseSnippets(tx: Queryable, checkIds: string[]): Promise<void> {
+  await tx.query(
+    `UPDATE webhook_attempts a SET response_snippet = NULL
+       FROM webhook_events e WHERE a.event_id = e.id AND e.check_id = ANY($1) AND a.response_snippet IS NOT NULL`,
+    [checkIds],
+  );
+}

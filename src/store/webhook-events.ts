@@ -90,3 +90,10 @@ export async function makeEventDueNow(db: Queryable, organizationId: string, id:
   );
   return rowCount === 1;
 }
+
+/** Blanks the bodies of the purged checks' events, except those still to be sent. */
+export async function purgeEventBodies(tx: Queryable, checkIds: string[]): Promise<void> {
+  await tx.query(`UPDATE webhook_events SET body = '{}' WHERE check_id = ANY($1) AND state <> 'pending'`, [
+    checkIds,
+  ]);
+}

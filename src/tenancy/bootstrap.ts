@@ -4,7 +4,7 @@
  */
 
 import type { Db } from '../store/db.ts';
-import { countOrganizations } from '../store/organizations.ts';
+import { countOrganizations, lockFirstStart } from '../store/organizations.ts';
 import { createApiKey, SCOPES } from './api-keys.ts';
 import type { ServiceKeys } from './master-secret.ts';
 import { createOrganization } from './organizations.ts';
@@ -23,7 +23,7 @@ const DEMO_OWNER_EMAIL = 'owner@demo-clinic.example';
 export async function bootstrapIfEmpty(db: Db, keys: ServiceKeys): Promise<BootstrapResult | undefined> {
   return db.transaction(async (tx) => {
     // Serialize concurrent first starts on PostgreSQL.
-    await tx.query('SELECT pg_advisory_xact_lock(7253901119)');
+    await lockFirstStart(tx);
     if ((await countOrganizations(tx)) > 0) return undefined;
     const org = await createOrganization(tx, 'Demo Clinic');
     const { key } = await createApiKey(tx, keys.apiKeyPepper, {
