@@ -53,6 +53,12 @@ for (const [name, allowed] of Object.entries(MAY_IMPORT)) {
   declared.push(name);
 }
 
+/**
+ * The database drivers and the ORM: only src/store talks to the database, so only it may import them
+ * (resolved from node_modules, or unresolved as in the scratch trees of test/architecture.test.ts).
+ */
+const DATABASE_PACKAGES = ['pg', '@electric-sql/pglite', 'drizzle-orm'];
+
 /** Parts that may import no package and no Node module: typebox alone for the contract. */
 const PURE = { contract: ['typebox'], x12: [], benefits: [] };
 
@@ -107,6 +113,13 @@ module.exports = {
     },
     ...layerRules,
     ...pureRules,
+    {
+      name: 'store-only:database',
+      severity: 'error',
+      comment: `only src/store may import ${DATABASE_PACKAGES.join(', ')}: run SQL through a module of src/store (CONTRIBUTING.md "Where things go")`,
+      from: { path: '^src/', pathNot: part('store') },
+      to: { path: `^(node_modules/)?(${DATABASE_PACKAGES.join('|')})(/|$)` },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,

@@ -4,6 +4,7 @@
  * never PHI, and never a client-chosen string (unknown payers count as "unknown").
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { countChecksInProgress, oldestCheckInProgressAgeSeconds } from './store/checks.ts';
 import type { Db } from './store/db.ts';
 
 export class Metrics {
@@ -92,10 +93,7 @@ export class Metrics {
       help: 'Checks IN_PROGRESS',
       registers: [r],
       async collect() {
-        const { rows } = await db.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM checks WHERE status = 'IN_PROGRESS'",
-        );
-        this.set(rows[0]?.n ?? 0);
+        this.set(await countChecksInProgress(db));
       },
     });
     new Gauge({
@@ -103,10 +101,7 @@ export class Metrics {
       help: 'Age of the oldest IN_PROGRESS check',
       registers: [r],
       async collect() {
-        const { rows } = await db.query<{ s: number | null }>(
-          "SELECT extract(epoch FROM now() - min(created_at))::float8 AS s FROM checks WHERE status = 'IN_PROGRESS'",
-        );
-        this.set(rows[0]?.s ?? 0);
+        this.set((await oldestCheckInProgressAgeSeconds(db)) ?? 0);
       },
     });
   }

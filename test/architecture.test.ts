@@ -57,6 +57,8 @@ test('each kind of violation is caught', () => {
     'src/api/app.ts':
       "import { route } from './route.ts';\nexport interface App { n: number }\nexport const app = route;\n",
     'src/api/route.ts': "import type { App } from './app.ts';\nexport const route = (a: App) => a.n;\n",
+    // A database driver outside src/store (unresolvable here too: the scratch tree has no node_modules).
+    'src/portal/raw.ts': "import pg from 'pg';\nexport const raw = pg;\n",
     // A folder the rules do not know.
     'src/misc/helper.ts': "import { id } from '../ids.ts';\nexport const helper = id;\n",
   };
@@ -73,10 +75,12 @@ test('each kind of violation is caught', () => {
       'layers:webhooks: src/webhooks/send.ts',
       'no-circular: src/api/app.ts',
       'layers:unknown: src/misc/helper.ts',
+      'store-only:database: src/portal/raw.ts',
+      'no-unresolvable: src/portal/raw.ts',
     ]) {
       assert.ok(found.has(expected), `${expected} not reported; reported: ${[...found].join('; ')}`);
     }
-    assert.equal(found.size, 6, [...found].join('; '));
+    assert.equal(found.size, 8, [...found].join('; '));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,15 +5,10 @@
  * process, this one included, clears its cache when it arrives.
  */
 import type { FastifyRequest } from 'fastify';
+import { touchApiKeys } from '../store/api-keys.ts';
 import { KEYS_CHANNEL } from '../store/channels.ts';
 import type { Db } from '../store/db.ts';
-import {
-  type AuthenticatedKey,
-  authenticateApiKey,
-  hashApiKey,
-  type Scope,
-  touchApiKeys,
-} from '../tenancy/api-keys.ts';
+import { type AuthenticatedKey, authenticateApiKey, hashApiKey, type Scope } from '../tenancy/api-keys.ts';
 import { accessDenied, unauthorized } from './errors.ts';
 
 const CACHE_TTL_MS = 30_000;

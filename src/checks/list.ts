@@ -6,6 +6,7 @@
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { CheckStatus, EligibilityCheckResponse } from '../contract/check-response.ts';
 import { UUID_PATTERN } from '../ids.ts';
+import { findCheck, selectCheckPage } from '../store/checks.ts';
 import type { Queryable } from '../store/db.ts';
 
 export interface CheckSummary {
@@ -36,39 +37,23 @@ export async function listChecks(
   filter: CheckFilter = {},
 ): Promise<{ checks: CheckSummary[]; next?: string }> {
   const limit = Math.min(Math.max(filter.limit ?? 25, 1), 100);
-  const where = ['organization_id = $1'];
-  const params: unknown[] = [organizationId];
-  const add = (clause: string, value: unknown) => {
-    params.push(value);
-    where.push(clause.replace('?', `$${params.length}`));
-  };
-  if (filter.status) add('status = ?', filter.status);
-  if (filter.tradingPartnerServiceId) add('trading_partner_service_id = ?', filter.tradingPartnerServiceId);
-  if (filter.from && /^\d{4}-\d{2}-\d{2}$/.test(filter.from)) add('created_at >= ?::date', filter.from);
-  if (filter.to && /^\d{4}-\d{2}-\d{2}$/.test(filter.to)) add('created_at < ?::date + 1', filter.to);
-  if (filter.before && UUID_PATTERN.test(filter.before)) add('id < ?', filter.before);
-  params.push(limit + 1);
-  const { rows } = await db.query<{
-    id: string;
-    status: CheckStatus;
-    trading_partner_service_id: string;
-    member_id: string | null;
-    outcome_code: string | null;
-    created_at: Date;
-    completed_at: Date | null;
-  }>(
-    `SELECT id, status, trading_partner_service_id, request->'subscriber'->>'memberId' AS member_id, outcome_code, created_at, completed_at
-       FROM checks WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
-    params,
-  );
+  const isoDate = (d: string | undefined) => (d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : undefined);
+  const rows = await selectCheckPage(db, organizationId, {
+    status: filter.status,
+    tradingPartnerServiceId: filter.tradingPartnerServiceId,
+    from: isoDate(filter.from),
+    to: isoDate(filter.to),
+    before: filter.before && UUID_PATTERN.test(filter.before) ? filter.before : undefined,
+    limit: limit + 1,
+  });
   const page = rows.slice(0, limit).map((r) => ({
     id: r.id,
-    status: r.status,
-    tradingPartnerServiceId: r.trading_partner_service_id,
-    memberIdLast4: r.member_id ? r.member_id.slice(-4) : '',
-    outcomeCode: r.outcome_code,
-    createdAt: r.created_at.toISOString(),
-    completedAt: r.completed_at?.toISOString() ?? null,
+    status: r.status as CheckStatus,
+    tradingPartnerServiceId: r.tradingPartnerServiceId,
+    memberIdLast4: r.memberId ? r.memberId.slice(-4) : '',
+    outcomeCode: r.outcomeCode,
+    createdAt: r.createdAt.toISOString(),
+    completedAt: r.completedAt?.toISOString() ?? null,
   }));
   return rows.length > limit ? { checks: page, next: page[page.length - 1]!.id } : { checks: page };
 }
@@ -90,27 +75,15 @@ export async function getCheck(
   id: string,
 ): Promise<CheckDetail | undefined> {
   if (!UUID_PATTERN.test(id)) return undefined;
-  const { rows } = await db.query<{
-    id: string;
-    status: CheckStatus;
-    request: EligibilityCheckRequest | null;
-    result: string | null;
-    attempts: number;
-    created_at: Date;
-    completed_at: Date | null;
-  }>(
-    'SELECT id, status, request, result, attempts, created_at, completed_at FROM checks WHERE id = $1 AND organization_id = $2',
-    [id, organizationId],
-  );
-  const r = rows[0];
+  const r = await findCheck(db, organizationId, id);
   if (!r) return undefined;
   return {
     id: r.id,
-    status: r.status,
-    request: r.request,
+    status: r.status as CheckStatus,
+    request: r.request as EligibilityCheckRequest | null,
     result: r.result ? (JSON.parse(r.result) as EligibilityCheckResponse) : undefined,
     attempts: r.attempts,
-    createdAt: r.created_at.toISOString(),
-    completedAt: r.completed_at?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
+    completedAt: r.completedAt?.toISOString() ?? null,
   };
 }

@@ -13,7 +13,13 @@
 import { createHash } from 'node:crypto';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import { uuidv7 } from '../ids.ts';
-import { CHECKS_CHANNEL } from '../store/channels.ts';
+import { CHECKS_CHANNEL, wake } from '../store/channels.ts';
+import {
+  findCheckByIdempotencyKey,
+  insertCheck,
+  insertCheckUnlessKeyTaken,
+  releaseIdempotencyKey,
+} from '../store/checks.ts';
 import type { Queryable } from '../store/db.ts';
 import { type FieldProblem, validateCheckRequest } from './request.ts';
 
@@ -65,49 +71,42 @@ export async function submitCheck(
       ? { ...sent, tradingPartnerServiceId: canonical }
       : sent;
   const key = options.idempotencyKey ?? null;
-  const wake = () =>
-    options.wake ? options.wake() : db.query('SELECT pg_notify($1, $2)', [CHECKS_CHANNEL, '']);
+  const wakeWorkers = () => (options.wake ? options.wake() : wake(db, CHECKS_CHANNEL));
   if (key === null) {
     // Without a key nothing can conflict: the plain insert is the whole job.
     const id = uuidv7();
-    await db.query(
-      `INSERT INTO checks (id, organization_id, status, trading_partner_service_id, request)
-       VALUES ($1, $2, 'IN_PROGRESS', $3, $4)`,
-      [id, organizationId, request.tradingPartnerServiceId, request],
-    );
-    await wake();
+    await insertCheck(db, {
+      id,
+      organizationId,
+      tradingPartnerServiceId: request.tradingPartnerServiceId,
+      request,
+    });
+    await wakeWorkers();
     return { ok: true, id, replayed: false };
   }
   const hash = requestHash(body);
   for (let attempt = 0; attempt < 3; attempt++) {
     const id = uuidv7();
-    const { rows } = await db.query<{ id: string }>(
-      `INSERT INTO checks (id, organization_id, status, trading_partner_service_id, request, idempotency_key, request_hash)
-       VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5, $6)
-       ON CONFLICT (organization_id, idempotency_key) DO NOTHING
-       RETURNING id`,
-      [id, organizationId, request.tradingPartnerServiceId, request, key, hash],
-    );
-    if (rows.length) {
+    const inserted = await insertCheckUnlessKeyTaken(db, {
+      id,
+      organizationId,
+      tradingPartnerServiceId: request.tradingPartnerServiceId,
+      request,
+      idempotencyKey: key,
+      requestHash: hash,
+    });
+    if (inserted) {
       // The row is committed: wake the workers (coalesced; without a waker, one NOTIFY per check).
-      await wake();
+      await wakeWorkers();
       return { ok: true, id, replayed: false };
     }
-    const existing = await db.query<{ id: string; request_hash: string; expired: boolean }>(
-      `SELECT id, request_hash, created_at < now() - $3 * interval '1 millisecond' AS expired
-         FROM checks WHERE organization_id = $1 AND idempotency_key = $2`,
-      [organizationId, key, IDEMPOTENCY_WINDOW_MS],
-    );
-    const prior = existing.rows[0];
+    const prior = await findCheckByIdempotencyKey(db, organizationId, key, IDEMPOTENCY_WINDOW_MS);
     if (!prior) continue; // released between the two statements: try again
     if (prior.expired) {
-      await db.query('UPDATE checks SET idempotency_key = NULL WHERE id = $1 AND idempotency_key = $2', [
-        prior.id,
-        key,
-      ]);
+      await releaseIdempotencyKey(db, prior.id, key);
       continue;
     }
-    if (prior.request_hash !== hash) {
+    if (prior.requestHash !== hash) {
       return {
         ok: false,
         conflict: 'Idempotency-Key was already used with a different request body in the last 24 hours.',

@@ -1,4 +1,14 @@
 /** NOTIFY channels that wake other processes: new checks, due webhook events, changed API keys. */
+import type { Queryable } from './db.ts';
+
 export const CHECKS_CHANNEL = 'elig_checks';
 export const WEBHOOKS_CHANNEL = 'elig_webhooks';
 export const KEYS_CHANNEL = 'elig_keys';
+
+/**
+ * NOTIFY `channel` through `db`: inside a transaction the wake-up is sent when it commits, so listeners
+ * never look before the change is visible, and never at all when it rolls back.
+ */
+export async function wake(db: Queryable, channel: string): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [channel, '']);
+}

@@ -4,6 +4,7 @@
  * operations, so both paths behave the same.
  */
 import type { Db } from '../store/db.ts';
+import { listOrganizations, organizationExists } from '../store/organizations.ts';
 import { listWebhookEvents } from '../webhooks/deliveries.ts';
 import {
   getWebhookSettings,
@@ -42,8 +43,7 @@ function str(args: Args, name: string, required = true): string | undefined {
 }
 
 async function requireOrg(db: Db, id: string): Promise<void> {
-  const { rows } = await db.query('SELECT 1 FROM organizations WHERE id = $1', [id]);
-  if (!rows.length) throw new AdminInputError(`no organization with id ${id}`);
+  if (!(await organizationExists(db, id))) throw new AdminInputError(`no organization with id ${id}`);
 }
 
 const ADMIN_OPS: Record<string, AdminOp> = {
@@ -52,10 +52,7 @@ const ADMIN_OPS: Record<string, AdminOp> = {
     return { id: org.id, name: org.name };
   },
   async 'org.list'({ db }) {
-    const { rows } = await db.query(
-      'SELECT id, name, eligibility_enabled AS "eligibilityEnabled" FROM organizations ORDER BY created_at',
-    );
-    return rows;
+    return listOrganizations(db);
   },
   async 'key.create'({ db, keys }, args) {
     const organizationId = str(args, 'org')!;

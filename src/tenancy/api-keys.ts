@@ -5,7 +5,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { randomBase62, uuidv7 } from '../ids.ts';
-import { KEYS_CHANNEL } from '../store/channels.ts';
+import { findActiveKeyByPrefix, insertApiKey, markApiKeyRevoked, selectApiKeys } from '../store/api-keys.ts';
+import { KEYS_CHANNEL, wake } from '../store/channels.ts';
 import type { Db, Queryable } from '../store/db.ts';
 
 export const SCOPES = ['eligibility:read', 'eligibility:write'] as const;
@@ -55,11 +56,14 @@ export async function createApiKey(
   const prefix = `elig_${input.mode}_${randomBase62(8)}`;
   const key = `${prefix}${randomBase62(32)}`;
   const id = uuidv7();
-  const { rows } = await db.query<{ created_at: Date }>(
-    `INSERT INTO api_keys (id, organization_id, name, prefix, hash, scopes) VALUES ($1, $2, $3, $4, $5, $6)
-     RETURNING created_at`,
-    [id, input.organizationId, input.name, prefix, hashApiKey(pepper, key), input.scopes],
-  );
+  const { createdAt } = await insertApiKey(db, {
+    id,
+    organizationId: input.organizationId,
+    name: input.name,
+    prefix,
+    hash: hashApiKey(pepper, key),
+    scopes: input.scopes,
+  });
   return {
     key,
     record: {
@@ -68,7 +72,7 @@ export async function createApiKey(
       name: input.name,
       prefix,
       scopes: input.scopes,
-      createdAt: rows[0]!.created_at.toISOString(),
+      createdAt: createdAt.toISOString(),
       lastUsedAt: null,
       revokedAt: null,
     },
@@ -83,55 +87,30 @@ export async function authenticateApiKey(
 ): Promise<AuthenticatedKey | undefined> {
   const match = KEY_PATTERN.exec(presented);
   if (!match) return undefined;
-  const { rows } = await db.query<{
-    id: string;
-    organization_id: string;
-    hash: string;
-    scopes: Scope[];
-    eligibility_enabled: boolean;
-  }>(
-    `SELECT k.id, k.organization_id, k.hash, k.scopes, o.eligibility_enabled
-       FROM api_keys k JOIN organizations o ON o.id = k.organization_id
-      WHERE k.prefix = $1 AND k.revoked_at IS NULL`,
-    [match[1]],
-  );
-  const row = rows[0];
+  const row = await findActiveKeyByPrefix(db, match[1]!);
   const expected = Buffer.from(hashApiKey(pepper, presented), 'hex');
   // Compare even when no row matched, so timing does not reveal whether a prefix exists.
   const stored = row ? Buffer.from(row.hash, 'hex') : Buffer.alloc(expected.length);
   if (!timingSafeEqual(stored, expected) || !row) return undefined;
   return {
     keyId: row.id,
-    organizationId: row.organization_id,
-    scopes: row.scopes,
-    eligibilityEnabled: row.eligibility_enabled,
+    organizationId: row.organizationId,
+    scopes: row.scopes as Scope[],
+    eligibilityEnabled: row.eligibilityEnabled,
   };
 }
 
 export async function listApiKeys(db: Queryable, organizationId: string): Promise<ApiKeyRecord[]> {
-  const { rows } = await db.query<{
-    id: string;
-    organization_id: string;
-    name: string;
-    prefix: string;
-    scopes: Scope[];
-    created_at: Date;
-    last_used_at: Date | null;
-    revoked_at: Date | null;
-  }>(
-    `SELECT id, organization_id, name, prefix, scopes, created_at, last_used_at, revoked_at
-       FROM api_keys WHERE organization_id = $1 ORDER BY created_at DESC`,
-    [organizationId],
-  );
+  const rows = await selectApiKeys(db, organizationId);
   return rows.map((r) => ({
     id: r.id,
-    organizationId: r.organization_id,
+    organizationId: r.organizationId,
     name: r.name,
     prefix: r.prefix,
-    scopes: r.scopes,
-    createdAt: r.created_at.toISOString(),
-    lastUsedAt: r.last_used_at?.toISOString() ?? null,
-    revokedAt: r.revoked_at?.toISOString() ?? null,
+    scopes: r.scopes as Scope[],
+    createdAt: r.createdAt.toISOString(),
+    lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+    revokedAt: r.revokedAt?.toISOString() ?? null,
   }));
 }
 
@@ -141,20 +120,13 @@ export async function listApiKeys(db: Queryable, organizationId: string): Promis
  */
 export async function revokeApiKey(db: Db, organizationId: string, keyId: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const { rowCount } = await tx.query(
-      'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL',
-      [keyId, organizationId],
-    );
-    if (rowCount === 1) await announceAccessChange(tx);
-    return rowCount === 1;
+    const revoked = await markApiKeyRevoked(tx, organizationId, keyId);
+    if (revoked) await announceAccessChange(tx);
+    return revoked;
   });
 }
 
 /** Tells every process's API key cache (src/api/auth.ts) to forget what it knows, once the change commits. */
 export async function announceAccessChange(tx: Queryable): Promise<void> {
-  await tx.query('SELECT pg_notify($1, $2)', [KEYS_CHANNEL, '']);
-}
-
-export async function touchApiKeys(db: Queryable, keyIds: string[]): Promise<void> {
-  if (keyIds.length) await db.query('UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1)', [keyIds]);
+  await wake(tx, KEYS_CHANNEL);
 }

@@ -2,10 +2,12 @@
  * First start on an empty store: an organization "Demo Clinic", its portal owner with a one-time sign-in
  * link, and a test API key. Printed once by the caller; never stored in plaintext.
  */
+
 import type { Db } from '../store/db.ts';
+import { countOrganizations, lockFirstStart } from '../store/organizations.ts';
 import { createApiKey, SCOPES } from './api-keys.ts';
 import type { ServiceKeys } from './master-secret.ts';
-import { countOrganizations, createOrganization } from './organizations.ts';
+import { createOrganization } from './organizations.ts';
 import { createUser, issueLoginToken } from './users.ts';
 
 export interface BootstrapResult {
@@ -21,7 +23,7 @@ const DEMO_OWNER_EMAIL = 'owner@demo-clinic.example';
 export async function bootstrapIfEmpty(db: Db, keys: ServiceKeys): Promise<BootstrapResult | undefined> {
   return db.transaction(async (tx) => {
     // Serialize concurrent first starts on PostgreSQL.
-    await tx.query('SELECT pg_advisory_xact_lock(7253901119)');
+    await lockFirstStart(tx);
     if ((await countOrganizations(tx)) > 0) return undefined;
     const org = await createOrganization(tx, 'Demo Clinic');
     const { key } = await createApiKey(tx, keys.apiKeyPepper, {

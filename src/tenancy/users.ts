@@ -5,6 +5,16 @@
 import { createHmac } from 'node:crypto';
 import { prefixedId, randomBase62 } from '../ids.ts';
 import type { Queryable } from '../store/db.ts';
+import { findLoginToken, insertLoginToken, useLoginToken } from '../store/login-tokens.ts';
+import { organizationExists } from '../store/organizations.ts';
+import {
+  emailTaken,
+  findUserRowByEmail,
+  insertUser,
+  selectUsers,
+  type UserAccountRow,
+  updatePasswordHash,
+} from '../store/users.ts';
 
 export type Role = 'owner' | 'member';
 export type TokenPurpose = 'first-login' | 'invite' | 'password-reset';
@@ -32,12 +42,7 @@ export async function createUser(
     email: normalizeEmail(input.email),
     role: input.role,
   };
-  await db.query('INSERT INTO users (id, organization_id, email, role) VALUES ($1, $2, $3, $4)', [
-    user.id,
-    user.organizationId,
-    user.email,
-    user.role,
-  ]);
+  await insertUser(db, user);
   return user;
 }
 
@@ -45,25 +50,8 @@ export async function findUserByEmail(
   db: Queryable,
   email: string,
 ): Promise<(User & { passwordHash: string | null }) | undefined> {
-  const { rows } = await db.query<{
-    id: string;
-    organization_id: string;
-    email: string;
-    role: Role;
-    password_hash: string | null;
-  }>('SELECT id, organization_id, email, role, password_hash FROM users WHERE email = $1', [
-    normalizeEmail(email),
-  ]);
-  const r = rows[0];
-  return (
-    r && {
-      id: r.id,
-      organizationId: r.organization_id,
-      email: r.email,
-      role: r.role,
-      passwordHash: r.password_hash,
-    }
-  );
+  const r = await findUserRowByEmail(db, normalizeEmail(email));
+  return r && { ...r, role: r.role as Role };
 }
 
 export function hashToken(tokenKey: Buffer, token: string): string {
@@ -76,10 +64,12 @@ export async function issueLoginToken(
   input: { userId: string; purpose: TokenPurpose; ttlMs: number },
 ): Promise<string> {
   const token = randomBase62(40);
-  await db.query(
-    `INSERT INTO login_tokens (token_hash, user_id, purpose, expires_at) VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')`,
-    [hashToken(tokenKey, token), input.userId, input.purpose, input.ttlMs],
-  );
+  await insertLoginToken(db, {
+    tokenHash: hashToken(tokenKey, token),
+    userId: input.userId,
+    purpose: input.purpose,
+    ttlMs: input.ttlMs,
+  });
   return token;
 }
 
@@ -90,23 +80,11 @@ export async function consumeLoginToken(
   token: string,
 ): Promise<{ user: User; purpose: TokenPurpose } | undefined> {
   if (!/^[0-9A-Za-z]{40}$/.test(token)) return undefined;
-  const { rows } = await db.query<{
-    id: string;
-    organization_id: string;
-    email: string;
-    role: Role;
-    purpose: TokenPurpose;
-  }>(
-    `UPDATE login_tokens t SET used_at = now() FROM users u
-      WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > now() AND u.id = t.user_id
-      RETURNING u.id, u.organization_id, u.email, u.role, t.purpose`,
-    [hashToken(tokenKey, token)],
-  );
-  const r = rows[0];
+  const r = await useLoginToken(db, hashToken(tokenKey, token));
   return (
     r && {
-      user: { id: r.id, organizationId: r.organization_id, email: r.email, role: r.role },
-      purpose: r.purpose,
+      user: { id: r.id, organizationId: r.organizationId, email: r.email, role: r.role as Role },
+      purpose: r.purpose as TokenPurpose,
     }
   );
 }
@@ -115,37 +93,25 @@ export class PortalUserError extends Error {
   override name = 'PortalUserError';
 }
 
-interface UserRow {
-  id: string;
-  organization_id: string;
-  email: string;
-  role: Role;
-  password_hash: string | null;
-}
-
-const toUser = (r: UserRow): User & { hasPassword: boolean } => ({
+const toUser = (r: UserAccountRow): User & { hasPassword: boolean } => ({
   id: r.id,
-  organizationId: r.organization_id,
+  organizationId: r.organizationId,
   email: r.email,
-  role: r.role,
-  hasPassword: r.password_hash !== null,
+  role: r.role as Role,
+  hasPassword: r.passwordHash !== null,
 });
 
 export async function listUsers(
   db: Queryable,
   organizationId: string,
 ): Promise<(User & { hasPassword: boolean; createdAt: string })[]> {
-  const { rows } = await db.query<UserRow & { created_at: Date }>(
-    `SELECT id, organization_id, email, role, password_hash, created_at FROM users
-      WHERE organization_id = $1 ORDER BY created_at`,
-    [organizationId],
-  );
-  return rows.map((r) => ({ ...toUser(r), createdAt: r.created_at.toISOString() }));
+  const rows = await selectUsers(db, organizationId);
+  return rows.map((r) => ({ ...toUser(r), createdAt: r.createdAt.toISOString() }));
 }
 
 /** Stores an argon2id PHC string (hashing happens in the caller, off the database connection). */
 export async function setPasswordHash(db: Queryable, userId: string, passwordHash: string): Promise<void> {
-  await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+  await updatePasswordHash(db, userId, passwordHash);
 }
 
 /** Reads a one-time token without using it up: the sign-in page shows its form first, then consumes it. */
@@ -155,14 +121,8 @@ export async function peekLoginToken(
   token: string,
 ): Promise<{ user: User & { hasPassword: boolean }; purpose: TokenPurpose } | undefined> {
   if (!/^[0-9A-Za-z]{40}$/.test(token)) return undefined;
-  const { rows } = await db.query<UserRow & { purpose: TokenPurpose }>(
-    `SELECT u.id, u.organization_id, u.email, u.role, u.password_hash, t.purpose
-       FROM login_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > now()`,
-    [hashToken(tokenKey, token)],
-  );
-  const r = rows[0];
-  return r && { user: toUser(r), purpose: r.purpose };
+  const r = await findLoginToken(db, hashToken(tokenKey, token));
+  return r && { user: toUser(r), purpose: r.purpose as TokenPurpose };
 }
 
 /** Operator action (`elig user create`): a portal user without a password; give them a link to set one. */
@@ -178,10 +138,9 @@ export async function createPortalUser(
   } catch {
     throw new PortalUserError('invalid email address');
   }
-  const org = await db.query('SELECT 1 FROM organizations WHERE id = $1', [input.organizationId]);
-  if (!org.rows.length) throw new PortalUserError(`no organization with id ${input.organizationId}`);
-  const taken = await db.query('SELECT 1 FROM users WHERE email = $1', [email]);
-  if (taken.rows.length) throw new PortalUserError('a portal user with this email already exists');
+  if (!(await organizationExists(db, input.organizationId)))
+    throw new PortalUserError(`no organization with id ${input.organizationId}`);
+  if (await emailTaken(db, email)) throw new PortalUserError('a portal user with this email already exists');
   return createUser(db, { organizationId: input.organizationId, email, role: input.role });
 }
 

@@ -3,8 +3,16 @@
  * attempt with its time, response status, latency, error and next retry. Organization-scoped throughout.
  */
 import { UUID_PATTERN, uuidv7 } from '../ids.ts';
-import { WEBHOOKS_CHANNEL } from '../store/channels.ts';
+import { WEBHOOKS_CHANNEL, wake } from '../store/channels.ts';
 import type { Queryable } from '../store/db.ts';
+import { findWebhookUrl } from '../store/organizations.ts';
+import { selectAttempts } from '../store/webhook-attempts.ts';
+import {
+  eventBelongsTo,
+  insertTestEvent,
+  makeEventDueNow,
+  selectEventPage,
+} from '../store/webhook-events.ts';
 
 export interface WebhookEventSummary {
   id: string;
@@ -39,40 +47,19 @@ export async function listWebhookEvents(
 ): Promise<WebhookEventSummary[]> {
   const limit = Math.min(Math.max(options.limit ?? 25, 1), 100);
   const before = options.before && UUID_PATTERN.test(options.before) ? options.before : null;
-  const { rows } = await db.query<{
-    id: string;
-    kind: string;
-    check_id: string | null;
-    state: WebhookEventSummary['state'];
-    attempts: number;
-    created_at: Date;
-    delivered_at: Date | null;
-    next_attempt_at: Date;
-    response_status: number | null;
-    error: string | null;
-    latency_ms: number | null;
-  }>(
-    `SELECT e.id, e.kind, e.check_id, e.state, e.attempts, e.created_at, e.delivered_at, e.next_attempt_at,
-            a.response_status, a.error, a.latency_ms
-       FROM webhook_events e
-       LEFT JOIN LATERAL (SELECT response_status, error, latency_ms FROM webhook_attempts
-                           WHERE event_id = e.id ORDER BY attempt_number DESC LIMIT 1) a ON true
-      WHERE e.organization_id = $1 AND ($2::text IS NULL OR e.id < $2)
-      ORDER BY e.id DESC LIMIT $3`,
-    [organizationId, before, limit],
-  );
+  const rows = await selectEventPage(db, organizationId, { before, limit });
   return rows.map((r) => ({
     id: r.id,
     kind: r.kind,
-    checkId: r.check_id,
-    state: r.state,
+    checkId: r.checkId,
+    state: r.state as WebhookEventSummary['state'],
     attempts: r.attempts,
-    createdAt: r.created_at.toISOString(),
-    deliveredAt: r.delivered_at?.toISOString() ?? null,
-    nextAttemptAt: r.state === 'pending' ? r.next_attempt_at.toISOString() : null,
-    lastStatus: r.response_status,
-    lastError: r.error,
-    lastLatencyMs: r.latency_ms,
+    createdAt: r.createdAt.toISOString(),
+    deliveredAt: r.deliveredAt?.toISOString() ?? null,
+    nextAttemptAt: r.state === 'pending' ? r.nextAttemptAt.toISOString() : null,
+    lastStatus: r.lastStatus,
+    lastError: r.lastError,
+    lastLatencyMs: r.lastLatencyMs,
   }));
 }
 
@@ -82,34 +69,17 @@ export async function listWebhookAttempts(
   eventId: string,
 ): Promise<WebhookAttempt[] | undefined> {
   if (!UUID_PATTERN.test(eventId)) return undefined;
-  const owned = await db.query('SELECT 1 FROM webhook_events WHERE id = $1 AND organization_id = $2', [
-    eventId,
-    organizationId,
-  ]);
-  if (!owned.rows.length) return undefined;
-  const { rows } = await db.query<{
-    attempt_number: number;
-    started_at: Date;
-    outcome: string;
-    response_status: number | null;
-    latency_ms: number | null;
-    error: string | null;
-    response_snippet: string | null;
-    next_attempt_at: Date | null;
-  }>(
-    `SELECT attempt_number, started_at, outcome, response_status, latency_ms, error, response_snippet, next_attempt_at
-       FROM webhook_attempts WHERE event_id = $1 ORDER BY attempt_number`,
-    [eventId],
-  );
+  if (!(await eventBelongsTo(db, organizationId, eventId))) return undefined;
+  const rows = await selectAttempts(db, eventId);
   return rows.map((r) => ({
-    attemptNumber: r.attempt_number,
-    startedAt: r.started_at.toISOString(),
+    attemptNumber: r.attemptNumber,
+    startedAt: r.startedAt.toISOString(),
     outcome: r.outcome,
-    responseStatus: r.response_status,
-    latencyMs: r.latency_ms,
+    responseStatus: r.responseStatus,
+    latencyMs: r.latencyMs,
     error: r.error,
-    responseSnippet: r.response_snippet,
-    nextAttemptAt: r.next_attempt_at?.toISOString() ?? null,
+    responseSnippet: r.responseSnippet,
+    nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
   }));
 }
 
@@ -120,15 +90,9 @@ export async function resendWebhookEvent(
   eventId: string,
 ): Promise<boolean> {
   if (!UUID_PATTERN.test(eventId)) return false;
-  const { rowCount } = await db.query(
-    `UPDATE webhook_events e SET state = 'pending', next_attempt_at = now(), locked_until = NULL, locked_by = NULL,
-            url = coalesce(o.webhook_url, e.url)
-       FROM organizations o
-      WHERE e.id = $1 AND e.organization_id = $2 AND o.id = e.organization_id`,
-    [eventId, organizationId],
-  );
-  if (rowCount === 1) await db.query('SELECT pg_notify($1, $2)', [WEBHOOKS_CHANNEL, '']);
-  return rowCount === 1;
+  const due = await makeEventDueNow(db, organizationId, eventId);
+  if (due) await wake(db, WEBHOOKS_CHANNEL);
+  return due;
 }
 
 /** A test event: a body shaped like a completed check, clearly marked, queued for delivery now. */
@@ -136,11 +100,7 @@ export async function queueTestEvent(
   db: Queryable,
   organizationId: string,
 ): Promise<{ eventId: string } | { error: string }> {
-  const { rows } = await db.query<{ webhook_url: string | null }>(
-    'SELECT webhook_url FROM organizations WHERE id = $1',
-    [organizationId],
-  );
-  const url = rows[0]?.webhook_url;
+  const url = (await findWebhookUrl(db, organizationId))?.webhookUrl;
   if (!url) return { error: 'Set a webhook URL first.' };
   const eventId = uuidv7();
   const body = JSON.stringify({
@@ -155,10 +115,7 @@ export async function queueTestEvent(
       },
     ],
   });
-  await db.query(
-    `INSERT INTO webhook_events (id, organization_id, check_id, kind, body, url) VALUES ($1, $2, NULL, 'test', $3, $4)`,
-    [eventId, organizationId, body, url],
-  );
-  await db.query('SELECT pg_notify($1, $2)', [WEBHOOKS_CHANNEL, '']);
+  await insertTestEvent(db, { id: eventId, organizationId, body, url });
+  await wake(db, WEBHOOKS_CHANNEL);
   return { eventId };
 }

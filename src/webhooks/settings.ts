@@ -4,6 +4,13 @@
  * 24 hours, during which deliveries carry both signatures).
  */
 import type { Queryable } from '../store/db.ts';
+import {
+  clearWebhookSecrets,
+  findWebhookColumns,
+  rollWebhookSecretColumns,
+  updateWebhookSecret,
+  updateWebhookUrl,
+} from '../store/organizations.ts';
 import { generateWebhookSecret, type SecretBox, validateWebhookSecret } from './signing-secrets.ts';
 import { checkWebhookUrl } from './ssrf.ts';
 
@@ -23,27 +30,17 @@ export async function getWebhookSettings(
   box: SecretBox,
   organizationId: string,
 ): Promise<WebhookSettings | undefined> {
-  const { rows } = await db.query<{
-    webhook_url: string | null;
-    webhook_secret: string | null;
-    webhook_previous_secret: string | null;
-    webhook_previous_secret_expires_at: Date | null;
-  }>(
-    `SELECT webhook_url, webhook_secret, webhook_previous_secret, webhook_previous_secret_expires_at
-       FROM organizations WHERE id = $1`,
-    [organizationId],
-  );
-  const r = rows[0];
+  const r = await findWebhookColumns(db, organizationId);
   if (!r) return undefined;
   const previousValid =
-    r.webhook_previous_secret &&
-    r.webhook_previous_secret_expires_at &&
-    r.webhook_previous_secret_expires_at > new Date();
+    r.webhookPreviousSecret &&
+    r.webhookPreviousSecretExpiresAt &&
+    r.webhookPreviousSecretExpiresAt > new Date();
   return {
-    url: r.webhook_url,
-    secret: r.webhook_secret ? box.open(r.webhook_secret) : null,
-    previousSecret: previousValid ? box.open(r.webhook_previous_secret!) : null,
-    previousSecretExpiresAt: previousValid ? r.webhook_previous_secret_expires_at!.toISOString() : null,
+    url: r.webhookUrl,
+    secret: r.webhookSecret ? box.open(r.webhookSecret) : null,
+    previousSecret: previousValid ? box.open(r.webhookPreviousSecret!) : null,
+    previousSecretExpiresAt: previousValid ? r.webhookPreviousSecretExpiresAt!.toISOString() : null,
   };
 }
 
@@ -55,13 +52,13 @@ export async function setWebhookUrl(
   options: { allowPrivate: boolean },
 ): Promise<SettingsResult<string | null>> {
   if (url === null || url.trim() === '') {
-    await db.query('UPDATE organizations SET webhook_url = NULL WHERE id = $1', [organizationId]);
+    await updateWebhookUrl(db, organizationId, null);
     return { ok: true, value: null };
   }
   const checked = checkWebhookUrl(url.trim(), { allowPrivate: options.allowPrivate });
   if (!checked.ok) return { ok: false, reason: checked.reason };
   const normalized = checked.url.toString();
-  await db.query('UPDATE organizations SET webhook_url = $2 WHERE id = $1', [organizationId, normalized]);
+  await updateWebhookUrl(db, organizationId, normalized);
   return { ok: true, value: normalized };
 }
 
@@ -73,11 +70,7 @@ export async function setWebhookSecret(
   secret: string | { generate: true } | null,
 ): Promise<SettingsResult<string | null>> {
   if (secret === null) {
-    await db.query(
-      `UPDATE organizations SET webhook_secret = NULL, webhook_previous_secret = NULL, webhook_previous_secret_expires_at = NULL
-        WHERE id = $1`,
-      [organizationId],
-    );
+    await clearWebhookSecrets(db, organizationId);
     return { ok: true, value: null };
   }
   const value = typeof secret === 'string' ? secret : generateWebhookSecret();
@@ -85,10 +78,7 @@ export async function setWebhookSecret(
     const valid = validateWebhookSecret(secret);
     if (!valid.ok) return { ok: false, reason: valid.reason };
   }
-  await db.query('UPDATE organizations SET webhook_secret = $2 WHERE id = $1', [
-    organizationId,
-    box.seal(value),
-  ]);
+  await updateWebhookSecret(db, organizationId, box.seal(value));
   return { ok: true, value };
 }
 
@@ -99,15 +89,8 @@ export async function rollWebhookSecret(
   organizationId: string,
 ): Promise<SettingsResult<string>> {
   const next = generateWebhookSecret();
-  const { rowCount } = await db.query(
-    `UPDATE organizations
-        SET webhook_previous_secret = webhook_secret,
-            webhook_previous_secret_expires_at = now() + $3 * interval '1 millisecond',
-            webhook_secret = $2
-      WHERE id = $1 AND webhook_secret IS NOT NULL`,
-    [organizationId, box.seal(next), ROLL_OVERLAP_MS],
-  );
-  if (rowCount !== 1)
+  const rolled = await rollWebhookSecretColumns(db, organizationId, box.seal(next), ROLL_OVERLAP_MS);
+  if (!rolled)
     return { ok: false, reason: 'There is no signing secret to roll yet: generate or enter one first.' };
   return { ok: true, value: next };
 }

@@ -1,5 +1,5 @@
 /**
- * The check worker: claims due checks (see claim-checks.ts), runs them with bounded concurrency, records
+ * The check worker: claims due checks (see src/store/queue/claim.ts), runs them with bounded concurrency, records
  * each outcome, and retries transient payer failures with exponential backoff and full jitter until the
  * attempt budget is spent (then the check FAILS with SH02). The loop itself is the shared QueueRunner.
  */
@@ -11,6 +11,10 @@ import type { PayerEntry } from '../payers/connector.ts';
 import type { PayerGuard, PayerPermit } from '../payers/guard.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
 import type { Db } from '../store/db.ts';
+import { claimDue, nextDueIn, QUEUES } from '../store/queue/claim.ts';
+import { releaseCheck } from '../store/queue/release-check.ts';
+import { scheduleRetry } from '../store/queue/retry-check.ts';
+import type { checks } from '../store/schema.ts';
 import { X12BuildError } from '../x12/build270.ts';
 import {
   type Attempt,
@@ -21,9 +25,19 @@ import {
   poisonedDecision,
   type RetryPolicy,
 } from './check-decision.ts';
-import { type ClaimedCheck, claimDueChecks, nextDueIn, releaseCheck, scheduleRetry } from './claim-checks.ts';
 import { type PayerCall, type PayerCallOutcome, processCheck } from './process-check.ts';
 import { QueueRunner } from './queue-runner.ts';
+
+/** What a worker needs of a claimed check. */
+export const CLAIMED_CHECK = [
+  'id',
+  'organizationId',
+  'tradingPartnerServiceId',
+  'request',
+  'attempts',
+  'createdAt',
+] as const;
+export type ClaimedCheck = Pick<typeof checks.$inferSelect, (typeof CLAIMED_CHECK)[number]>;
 
 export interface CheckWorkerOptions {
   db: Db;
@@ -73,9 +87,14 @@ export class CheckWorker {
       channel: CHECKS_CHANNEL,
       concurrency: opts.concurrency,
       pollMs: opts.pollMs,
-      claim: (limit) => claimDueChecks(opts.db, opts.workerId, limit, opts.leaseMs),
+      claim: (limit) =>
+        claimDue(opts.db, QUEUES.checks, CLAIMED_CHECK, {
+          workerId: opts.workerId,
+          limit,
+          leaseMs: opts.leaseMs,
+        }),
       handle: (row, signal) => this.handle(row, signal),
-      nextDueIn: () => nextDueIn(opts.db),
+      nextDueIn: () => nextDueIn(opts.db, QUEUES.checks),
     });
   }
 
@@ -98,7 +117,7 @@ export class CheckWorker {
 
   private async handle(row: ClaimedCheck, signal: AbortSignal): Promise<void> {
     const started = Date.now();
-    const claim = { attempts: row.attempts, createdAt: new Date(row.created_at) };
+    const claim = { attempts: row.attempts, createdAt: new Date(row.createdAt) };
     const decision = isPoisoned(claim, this.policy)
       ? poisonedDecision(claim)
       : decide(claim, await this.attempt(row, signal), this.policy, new Date());
@@ -107,7 +126,7 @@ export class CheckWorker {
 
   /** One attempt: a payer slot, then the payer call and the reading of its answer. Never throws. */
   private async attempt(row: ClaimedCheck, signal: AbortSignal): Promise<Attempt> {
-    const payer = this.opts.resolvePayer(row.trading_partner_service_id);
+    const payer = this.opts.resolvePayer(row.tradingPartnerServiceId);
     let permit: PayerPermit | undefined;
     const timeoutMs = payer?.timeoutMs ?? this.opts.payerTimeoutMs;
     if (payer && this.opts.guard) {
@@ -195,7 +214,7 @@ export class CheckWorker {
         );
         if (decision.attempt === 'refunded') {
           this.opts.onDeferred?.({
-            tradingPartnerServiceId: row.trading_partner_service_id,
+            tradingPartnerServiceId: row.tradingPartnerServiceId,
             reason: decision.deferredBy,
           });
         }
@@ -229,7 +248,7 @@ export class CheckWorker {
         : { status: 'FAILED' as const, ...this.failureBody(row, decision) };
     const recorded = await finishCheck(db, {
       id: row.id,
-      organizationId: row.organization_id,
+      organizationId: row.organizationId,
       workerId,
       status: done.status,
       body: done.body,
@@ -248,7 +267,7 @@ export class CheckWorker {
       'check finished',
     );
     this.opts.onFinished?.({
-      tradingPartnerServiceId: row.trading_partner_service_id,
+      tradingPartnerServiceId: row.tradingPartnerServiceId,
       status: done.status,
       durationMs,
     });
@@ -256,7 +275,7 @@ export class CheckWorker {
 
   private failureBody(row: ClaimedCheck, failure: Extract<Decision, { kind: 'fail' }>) {
     const request = row.request as EligibilityCheckRequest;
-    const payer = this.opts.resolvePayer(row.trading_partner_service_id);
+    const payer = this.opts.resolvePayer(row.tradingPartnerServiceId);
     const context = {
       id: row.id,
       request,

@@ -8,42 +8,21 @@ import type { Logger } from 'pino';
 import type { Db } from '../store/db.ts';
 import { createFaultReporter } from '../store/faults.ts';
 import { pruneLoginAttempts } from '../store/login-attempts.ts';
+import { purgeExpiredCheckBatch } from '../store/queue/purge-checks.ts';
+import { clearResponseSnippets } from '../store/webhook-attempts.ts';
+import { purgeEventBodies } from '../store/webhook-events.ts';
 
 const BATCH = 500;
 
 /** Purges one batch; returns how many checks it purged. */
 export async function purgeExpiredChecks(db: Db, retentionDays: number): Promise<number> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: string }>(
-      `WITH due AS (
-         SELECT id FROM checks
-          WHERE status <> 'IN_PROGRESS' AND purged_at IS NULL AND completed_at < now() - $1 * interval '1 day'
-          ORDER BY completed_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
-       UPDATE checks c
-          SET request = jsonb_build_object('tradingPartnerServiceId', c.trading_partner_service_id),
-              result = json_strip_nulls(json_build_object(
-                'id', c.id, 'status', c.status, 'tradingPartnerServiceId', c.trading_partner_service_id,
-                'errors', CASE WHEN c.result IS NOT NULL AND (c.result::jsonb) ? 'errors'
-                               THEN (SELECT jsonb_agg(e - 'location') FROM jsonb_array_elements((c.result::jsonb)->'errors') e) END,
-                'warnings', json_build_array(json_build_object('code', 'PURGED',
-                  'description', 'Details of this check were deleted after the retention period; only its status and codes remain.'))
-              ))::text,
-              purged_at = now()
-         FROM due WHERE c.id = due.id
-       RETURNING c.id`,
-      [retentionDays],
-    );
+    const rows = await purgeExpiredCheckBatch(tx, retentionDays, BATCH);
     if (rows.length) {
-      await tx.query(
-        `UPDATE webhook_events SET body = '{}' WHERE check_id = ANY($1) AND state <> 'pending'`,
-        [rows.map((r) => r.id)],
-      );
+      const ids = rows.map((r) => r.id);
+      await purgeEventBodies(tx, ids);
       // Receivers may echo the body they were sent: their answers go with it.
-      await tx.query(
-        `UPDATE webhook_attempts a SET response_snippet = NULL
-           FROM webhook_events e WHERE a.event_id = e.id AND e.check_id = ANY($1) AND a.response_snippet IS NOT NULL`,
-        [rows.map((r) => r.id)],
-      );
+      await clearResponseSnippets(tx, ids);
     }
     return rows.length;
   });

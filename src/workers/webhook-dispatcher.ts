@@ -10,7 +10,10 @@
 import type { Logger } from 'pino';
 import { uuidv7 } from '../ids.ts';
 import { WEBHOOKS_CHANNEL } from '../store/channels.ts';
-import type { Db, Queryable } from '../store/db.ts';
+import type { Db } from '../store/db.ts';
+import { claimDue, nextDueIn, QUEUES } from '../store/queue/claim.ts';
+import { type DeliveryState, recordDeliveryAttempt } from '../store/queue/finish-delivery.ts';
+import type { webhookEvents } from '../store/schema.ts';
 import { sendWebhook } from '../webhooks/send.ts';
 import { getWebhookSettings } from '../webhooks/settings.ts';
 import { buildWebhookHeaders } from '../webhooks/sign.ts';
@@ -33,36 +36,8 @@ export interface DispatcherOptions {
   onAttempt?: (event: { outcome: string; latencyMs: number; deliveryLatencyMs?: number }) => void;
 }
 
-interface ClaimedEvent {
-  id: string;
-  organization_id: string;
-  kind: string;
-  body: string;
-  url: string;
-  attempts: number;
-  created_at: Date;
-}
-
-async function claimDueEvents(
-  db: Queryable,
-  dispatcherId: string,
-  limit: number,
-  leaseMs: number,
-): Promise<ClaimedEvent[]> {
-  const { rows } = await db.query<ClaimedEvent>(
-    `UPDATE webhook_events e
-        SET locked_until = now() + $3 * interval '1 millisecond', locked_by = $2, attempts = e.attempts + 1
-      WHERE e.id IN (
-        SELECT id FROM webhook_events
-         WHERE state = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-         ORDER BY next_attempt_at
-         LIMIT $1
-         FOR UPDATE SKIP LOCKED)
-      RETURNING e.id, e.organization_id, e.kind, e.body, e.url, e.attempts, e.created_at`,
-    [limit, dispatcherId, leaseMs],
-  );
-  return rows;
-}
+const CLAIMED_EVENT = ['id', 'organizationId', 'kind', 'body', 'url', 'attempts', 'createdAt'] as const;
+type ClaimedEvent = Pick<typeof webhookEvents.$inferSelect, (typeof CLAIMED_EVENT)[number]>;
 
 export class WebhookDispatcher {
   private readonly runner: QueueRunner<ClaimedEvent>;
@@ -75,16 +50,14 @@ export class WebhookDispatcher {
       channel: WEBHOOKS_CHANNEL,
       concurrency: opts.concurrency ?? 16,
       pollMs: opts.pollMs ?? 1000,
-      claim: (limit) => claimDueEvents(opts.db, opts.dispatcherId, limit, leaseMs),
+      claim: (limit) =>
+        claimDue(opts.db, QUEUES.webhookEvents, CLAIMED_EVENT, {
+          workerId: opts.dispatcherId,
+          limit,
+          leaseMs,
+        }),
       handle: (row, signal) => this.deliver(row, signal),
-      nextDueIn: async () => {
-        const { rows } = await opts.db.query<{ ms: number | null }>(
-          `SELECT extract(epoch FROM (min(greatest(next_attempt_at, coalesce(locked_until, next_attempt_at))) - now())) * 1000 AS ms
-             FROM webhook_events WHERE state = 'pending'`,
-        );
-        const ms = rows[0]?.ms;
-        return ms === null || ms === undefined ? undefined : Math.max(0, Number(ms));
-      },
+      nextDueIn: () => nextDueIn(opts.db, QUEUES.webhookEvents),
     });
   }
 
@@ -98,7 +71,7 @@ export class WebhookDispatcher {
 
   private async deliver(event: ClaimedEvent, signal: AbortSignal): Promise<void> {
     const { db, box, log } = this.opts;
-    const settings = await getWebhookSettings(db, box, event.organization_id);
+    const settings = await getWebhookSettings(db, box, event.organizationId);
     const url = settings?.url ?? null;
     if (!url) {
       await this.record(
@@ -135,7 +108,7 @@ export class WebhookDispatcher {
       state = nextDelay === null ? 'failed' : 'pending';
     }
     await this.record(event, result, state, nextDelay);
-    const deliveryLatencyMs = state === 'delivered' ? Date.now() - event.created_at.getTime() : undefined;
+    const deliveryLatencyMs = state === 'delivered' ? Date.now() - event.createdAt.getTime() : undefined;
     this.opts.onAttempt?.({ outcome: result.outcome, latencyMs: result.latencyMs, deliveryLatencyMs });
     log.info(
       {
@@ -153,35 +126,27 @@ export class WebhookDispatcher {
   private async record(
     event: ClaimedEvent,
     result: { outcome: string; status?: number; latencyMs: number; error?: string; responseSnippet?: string },
-    state: 'pending' | 'delivered' | 'failed' | 'cancelled',
+    state: DeliveryState,
     nextDelayMs: number | null,
   ): Promise<void> {
-    await this.opts.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ next_attempt_at: Date | null }>(
-        `UPDATE webhook_events
-            SET state = $3, locked_until = NULL, locked_by = NULL,
-                next_attempt_at = CASE WHEN $4::bigint IS NULL THEN next_attempt_at ELSE now() + $4 * interval '1 millisecond' END,
-                delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END
-          WHERE id = $1 AND locked_by = $2
-          RETURNING CASE WHEN state = 'pending' THEN next_attempt_at END AS next_attempt_at`,
-        [event.id, this.opts.dispatcherId, state, nextDelayMs],
-      );
-      if (!rows.length) return; // lease lost: the dispatcher that took over records its own attempt
-      await tx.query(
-        `INSERT INTO webhook_attempts (id, event_id, attempt_number, started_at, outcome, response_status, latency_ms, error, next_attempt_at, response_snippet)
-         VALUES ($1, $2, $3, now() - $6 * interval '1 millisecond', $4, $5, $6, $7, $8, $9)`,
-        [
-          uuidv7(),
-          event.id,
-          event.attempts,
-          result.outcome,
-          result.status ?? null,
-          Math.round(result.latencyMs),
-          result.error ?? null,
-          rows[0]!.next_attempt_at,
-          result.responseSnippet ?? null,
-        ],
-      );
-    });
+    await this.opts.db.transaction((tx) =>
+      // false: lease lost, the dispatcher that took over records its own attempt
+      recordDeliveryAttempt(
+        tx,
+        { eventId: event.id, dispatcherId: this.opts.dispatcherId },
+        state,
+        nextDelayMs,
+        {
+          id: uuidv7(),
+          eventId: event.id,
+          attemptNumber: event.attempts,
+          outcome: result.outcome,
+          responseStatus: result.status ?? null,
+          latencyMs: Math.round(result.latencyMs),
+          error: result.error ?? null,
+          responseSnippet: result.responseSnippet ?? null,
+        },
+      ),
+    );
   }
 }

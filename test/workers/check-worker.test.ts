@@ -8,8 +8,8 @@ import { finishCheck } from '../../src/checks/finish.ts';
 import { createLogger } from '../../src/log.ts';
 import { type PayerConnector, type PayerEntry, TransientPayerError } from '../../src/payers/connector.ts';
 import { createSandboxConnector } from '../../src/payers/sandbox/index.ts';
-import { CheckWorker } from '../../src/workers/check-worker.ts';
-import { claimDueChecks } from '../../src/workers/claim-checks.ts';
+import { claimDue, QUEUES } from '../../src/store/queue/claim.ts';
+import { CheckWorker, CLAIMED_CHECK } from '../../src/workers/check-worker.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { member } from '../helpers/members.ts';
 import {
@@ -97,9 +97,13 @@ async function submit(tp = 'SANDBOX') {
   return res.body.id as string;
 }
 
+/** Claims due checks the way a worker does, as `workerId`, without running them. */
+const claimAs = (workerId: string) =>
+  claimDue(svc.service.store.db, QUEUES.checks, CLAIMED_CHECK, { workerId, limit: 10, leaseMs: 60_000 });
+
 test('an abandoned lease (crashed worker) is taken over and the check finishes once', async () => {
   const id = await submit();
-  const claimed = await claimDueChecks(svc.service.store.db, 'crashed-worker', 10, 60_000);
+  const claimed = await claimAs('crashed-worker');
   assert.deepEqual(
     claimed.map((c) => c.id),
     [id],
@@ -135,8 +139,8 @@ test('an abandoned lease (crashed worker) is taken over and the check finishes o
 
 test('a live lease is not stolen', async () => {
   const id = await submit();
-  await claimDueChecks(svc.service.store.db, 'holder', 10, 60_000);
-  const other = await claimDueChecks(svc.service.store.db, 'thief', 10, 60_000);
+  await claimAs('holder');
+  const other = await claimAs('thief');
   assert.ok(!other.some((c) => c.id === id));
   await svc.service.store.db.query('UPDATE checks SET locked_until = NULL, locked_by = NULL WHERE id = $1', [
     id,

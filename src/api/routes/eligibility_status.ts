@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { EligibilityCheckResponse } from '../../contract/check-response.ts';
 import { UUID_PATTERN } from '../../ids.ts';
+import { findCheckResult } from '../../store/checks.ts';
 import type { ApiKeyAuthenticator } from '../auth.ts';
 import { notFound } from '../errors.ts';
 import { errorResponses, openApiSchema } from '../openapi.ts';
@@ -43,11 +44,7 @@ export const statusRoute: FastifyPluginAsync<StatusRouteOptions> = async (app, {
       reply.headers(limiter.take(key.keyId));
       const { id } = request.params;
       if (!UUID_PATTERN.test(id)) throw notFound('No eligibility check with this id.');
-      const { rows } = await app.db.query<{ status: string; result: string | null }>(
-        'SELECT status, result FROM checks WHERE id = $1 AND organization_id = $2',
-        [id, key.organizationId],
-      );
-      const row = rows[0];
+      const row = await findCheckResult(app.db, key.organizationId, id);
       if (!row) throw notFound('No eligibility check with this id.');
       reply.header('cache-control', 'no-store');
       if (row.status === 'IN_PROGRESS' || row.result === null) {

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UUID_PATTERN } from '../../ids.ts';
+import { findEvent } from '../../store/webhook-events.ts';
 import {
   listWebhookAttempts,
   listWebhookEvents,
@@ -157,29 +158,16 @@ async function getEvent(
   id: string,
 ): Promise<EventDetail | undefined> {
   if (!UUID_PATTERN.test(id)) return undefined;
-  const { rows } = await deps.db.query<{
-    id: string;
-    kind: string;
-    check_id: string | null;
-    state: string;
-    url: string;
-    created_at: Date;
-    delivered_at: Date | null;
-  }>(
-    `SELECT id, kind, check_id, state, url, created_at, delivered_at FROM webhook_events
-      WHERE id = $1 AND organization_id = $2`,
-    [id, organizationId],
-  );
-  const r = rows[0];
+  const r = await findEvent(deps.db, organizationId, id);
   return (
     r && {
       id: r.id,
       kind: r.kind,
-      checkId: r.check_id,
+      checkId: r.checkId,
       state: r.state,
       url: r.url,
-      createdAt: r.created_at.toISOString(),
-      deliveredAt: r.delivered_at?.toISOString() ?? null,
+      createdAt: r.createdAt.toISOString(),
+      deliveredAt: r.deliveredAt?.toISOString() ?? null,
     }
   );
 }

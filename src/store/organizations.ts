@@ -1,0 +1,134 @@
+/**
+ * The `organizations` table: every statement that reads or writes it, webhook settings included (they are
+ * columns of the organization). Callers keep the rules (name length, URL checks, sealing secrets); this
+ * module only runs the SQL.
+ *
+ * How statements here and in the other table modules are typed: a statement names each column it returns
+ * with its drizzle key (`webhook_url AS "webhookUrl"`) and is typed with `Pick<…Row, keys>` of the row type
+ * that drizzle infers from src/store/schema.ts, so a key renamed in the schema is a compile error and a
+ * column renamed in the database is a test error; no row shape is written by hand.
+ */
+import type { Queryable } from './db.ts';
+import type { organizations } from './schema.ts';
+
+export type OrganizationRow = typeof organizations.$inferSelect;
+
+export async function insertOrganization(
+  db: Queryable,
+  org: Pick<OrganizationRow, 'id' | 'name'>,
+): Promise<void> {
+  await db.query('INSERT INTO organizations (id, name) VALUES ($1, $2)', [org.id, org.name]);
+}
+
+export async function updateEligibilityEnabled(db: Queryable, id: string, enabled: boolean): Promise<void> {
+  await db.query('UPDATE organizations SET eligibility_enabled = $2 WHERE id = $1', [id, enabled]);
+}
+
+/**
+ * Serializes the first start of several processes on one PostgreSQL: a transaction-scoped advisory lock,
+ * so only one of them sees no organization and creates the demo one.
+ */
+export async function lockFirstStart(tx: Queryable): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(7253901119)');
+}
+
+export async function countOrganizations(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
+  return rows[0]!.n;
+}
+
+export async function organizationExists(db: Queryable, id: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM organizations WHERE id = $1', [id]);
+  return rows.length > 0;
+}
+
+/** Every organization, oldest first. */
+export async function listOrganizations(
+  db: Queryable,
+): Promise<Pick<OrganizationRow, 'id' | 'name' | 'eligibilityEnabled'>[]> {
+  const { rows } = await db.query<Pick<OrganizationRow, 'id' | 'name' | 'eligibilityEnabled'>>(
+    'SELECT id, name, eligibility_enabled AS "eligibilityEnabled" FROM organizations ORDER BY created_at',
+  );
+  return rows;
+}
+
+export type WebhookColumns = Pick<
+  OrganizationRow,
+  'webhookUrl' | 'webhookSecret' | 'webhookPreviousSecret' | 'webhookPreviousSecretExpiresAt'
+>;
+
+/** The webhook URL and the sealed secrets; undefined when there is no such organization. */
+export async function findWebhookColumns(
+  db: Queryable,
+  organizationId: string,
+): Promise<WebhookColumns | undefined> {
+  const { rows } = await db.query<WebhookColumns>(
+    `SELECT webhook_url AS "webhookUrl", webhook_secret AS "webhookSecret",
+            webhook_previous_secret AS "webhookPreviousSecret",
+            webhook_previous_secret_expires_at AS "webhookPreviousSecretExpiresAt"
+       FROM organizations WHERE id = $1`,
+    [organizationId],
+  );
+  return rows[0];
+}
+
+/** The webhook URL only (null: none), for queuing a test event; undefined when there is no such organization. */
+export async function findWebhookUrl(
+  db: Queryable,
+  organizationId: string,
+): Promise<Pick<OrganizationRow, 'webhookUrl'> | undefined> {
+  const { rows } = await db.query<Pick<OrganizationRow, 'webhookUrl'>>(
+    'SELECT webhook_url AS "webhookUrl" FROM organizations WHERE id = $1',
+    [organizationId],
+  );
+  return rows[0];
+}
+
+/** Sets (a URL already checked) or clears (null) the webhook URL. */
+export async function updateWebhookUrl(
+  db: Queryable,
+  organizationId: string,
+  url: string | null,
+): Promise<void> {
+  if (url === null)
+    await db.query('UPDATE organizations SET webhook_url = NULL WHERE id = $1', [organizationId]);
+  else await db.query('UPDATE organizations SET webhook_url = $2 WHERE id = $1', [organizationId, url]);
+}
+
+/** Clears the signing secret and any previous one still valid. */
+export async function clearWebhookSecrets(db: Queryable, organizationId: string): Promise<void> {
+  await db.query(
+    `UPDATE organizations SET webhook_secret = NULL, webhook_previous_secret = NULL, webhook_previous_secret_expires_at = NULL
+      WHERE id = $1`,
+    [organizationId],
+  );
+}
+
+export async function updateWebhookSecret(
+  db: Queryable,
+  organizationId: string,
+  sealed: string,
+): Promise<void> {
+  await db.query('UPDATE organizations SET webhook_secret = $2 WHERE id = $1', [organizationId, sealed]);
+}
+
+/**
+ * The current secret becomes the previous one for `overlapMs`, `sealed` the current one; false when there
+ * is no current secret to roll.
+ */
+export async function rollWebhookSecretColumns(
+  db: Queryable,
+  organizationId: string,
+  sealed: string,
+  overlapMs: number,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE organizations
+        SET webhook_previous_secret = webhook_secret,
+            webhook_previous_secret_expires_at = now() + $3 * interval '1 millisecond',
+            webhook_secret = $2
+      WHERE id = $1 AND webhook_secret IS NOT NULL`,
+    [organizationId, sealed, overlapMs],
+  );
+  return rowCount === 1;
+}
