@@ -5,17 +5,10 @@
 import { uuidv7 } from '../ids.ts';
 import { WEBHOOKS_CHANNEL } from '../store/channels.ts';
 import type { Db } from '../store/db.ts';
-import { finishClaimedCheck } from '../store/queue/finish-check.ts';
+import { type CheckCompletion, finishClaimedCheck } from '../store/queue/finish-check.ts';
 
-export interface FinishInput {
-  id: string;
-  organizationId: string;
-  workerId: string;
-  status: 'COMPLETED' | 'FAILED';
-  body: string;
-  /** Codes only, no PHI, e.g. `COMPLETED`, `AAA:72`, `SH01`. */
-  outcomeCode: string;
-}
+/** A check's completion as the worker decides it; the event id is chosen here. */
+export type FinishInput = Omit<CheckCompletion, 'eventId'>;
 
 /** Returns false when this worker no longer holds the check (another worker finished or took it over). */
 export async function finishCheck(db: Db, input: FinishInput): Promise<boolean> {

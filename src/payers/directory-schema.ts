@@ -33,34 +33,27 @@ const EnvelopeOverrides = {
   receiverQualifier: Type.Optional(X12Qualifier),
 };
 
-/** CAQH CORE Connectivity Rule vC2.2.0 over SOAP 1.2 with WS-Security (or an X.509 client certificate). */
-export const CoreSoapConnector = Type.Object(
-  {
-    type: Type.Literal('caqh-core-soap'),
-    url: HttpUrl,
-    ...EnvelopeOverrides,
-    username: Type.Optional(SecretRef),
-    password: Type.Optional(SecretRef),
-    clientCert: Type.Optional(SecretRef),
-    clientKey: Type.Optional(SecretRef),
-  },
-  { additionalProperties: false },
-);
-export type CoreSoapConnector = Static<typeof CoreSoapConnector>;
+/**
+ * CAQH CORE Connectivity Rule vC2.2.0: both envelopes (SOAP 1.2 with WS-Security, and HTTP MIME multipart)
+ * take the same settings; a password (with its user name) or an X.509 client certificate authenticates.
+ */
+const coreConnector = <T extends 'caqh-core-soap' | 'caqh-core-mime'>(type: T) =>
+  Type.Object(
+    {
+      type: Type.Literal(type),
+      url: HttpUrl,
+      ...EnvelopeOverrides,
+      username: Type.Optional(SecretRef),
+      password: Type.Optional(SecretRef),
+      clientCert: Type.Optional(SecretRef),
+      clientKey: Type.Optional(SecretRef),
+    },
+    { additionalProperties: false },
+  );
 
-/** CAQH CORE Connectivity Rule vC2.2.0 over HTTP MIME multipart (form-data). */
-export const CoreMimeConnector = Type.Object(
-  {
-    type: Type.Literal('caqh-core-mime'),
-    url: HttpUrl,
-    ...EnvelopeOverrides,
-    username: Type.Optional(SecretRef),
-    password: Type.Optional(SecretRef),
-    clientCert: Type.Optional(SecretRef),
-    clientKey: Type.Optional(SecretRef),
-  },
-  { additionalProperties: false },
-);
+export const CoreSoapConnector = coreConnector('caqh-core-soap');
+export type CoreSoapConnector = Static<typeof CoreSoapConnector>;
+export const CoreMimeConnector = coreConnector('caqh-core-mime');
 export type CoreMimeConnector = Static<typeof CoreMimeConnector>;
 
 export const ApiKeyAuth = Type.Object(

@@ -12,6 +12,7 @@ export interface CheckCompletion {
   workerId: string;
   status: 'COMPLETED' | 'FAILED';
   body: string;
+  /** Codes only, no PHI, e.g. `COMPLETED`, `AAA:72`, `SH01`. */
   outcomeCode: string;
   /** The id of the webhook event, if one is written. */
   eventId: string;
