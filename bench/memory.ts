@@ -29,13 +29,13 @@ const REQUEST = JSON.stringify({
 });
 
 /** VmRSS and VmHWM (peak) of a process, in MB. */
-function memoryOf(pid: number): { rss: number; peak: number } {
+export function memoryOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-async function startServe(
+export async function startServe(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string; key: string }> {
   const child = spawn(

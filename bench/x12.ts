@@ -56,7 +56,7 @@ function input(name: string, texts: string[]): Input {
   };
 }
 
-function corpus271s(): string[] {
+export function corpus271s(): string[] {
   return readFileSync(join(SAMPLES, 'PROVENANCE.tsv'), 'utf8')
     .trim()
     .split('\n')

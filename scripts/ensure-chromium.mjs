@@ -24,8 +24,11 @@ export function ensureChromium(path = CHROMIUM_PATH) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot) {
     console.error(`${path} is missing: installing the chromium package with apt-get`);
-    if (!run('apt-get', ['update'])) console.error('apt-get update failed; trying the install anyway');
-    run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium']);
+    // Two test files may get here at once (and `npm test` installs before it starts them): the lock
+    // timeout makes the second apt-get wait for the first instead of failing on dpkg's lock.
+    const wait = ['-o', 'DPkg::Lock::Timeout=600'];
+    if (!run('apt-get', [...wait, 'update'])) console.error('apt-get update failed; trying the install anyway');
+    run('apt-get', [...wait, 'install', '-y', '--no-install-recommends', 'chromium']);
   }
   if (!existsSync(path)) {
     throw new Error(

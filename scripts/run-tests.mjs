@@ -5,8 +5,10 @@
 // test/helpers/pglite-template.ts), so no test file pays initdb and the migrations, and none waits for
 // another to build it.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, rmSync, statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { ensureChromium } from './ensure-chromium.mjs';
 
 function find(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -23,6 +25,16 @@ if (!files.length) {
   process.exit(1);
 }
 
+// Install Chromium once, before the files run in parallel, rather than from two browser tests at the
+// same moment. A failure is printed here and the browser tests then fail loudly on their own.
+if (files.some((f) => f.includes(`test${sep}browser${sep}`))) {
+  try {
+    ensureChromium();
+  } catch (err) {
+    console.error(err.message);
+  }
+}
+
 const env = { ...process.env };
 if (!env.DATABASE_URL && !env.ELIG_TEST_PGLITE_TEMPLATE) {
   const template = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/pglite-template.ts'], {
@@ -36,10 +48,28 @@ if (!env.DATABASE_URL && !env.ELIG_TEST_PGLITE_TEMPLATE) {
   env.ELIG_TEST_PGLITE_TEMPLATE = template.stdout.trim();
 }
 
+// One root for this run's data directories, removed at the end: a test killed mid-way (or one that
+// forgets to clean up) leaves nothing behind in /dev/shm or the temp directory. Memory-backed /dev/shm
+// when it has room (no disk I/O for PGlite's writes and fsyncs), else the OS temp directory.
+function memoryBacked() {
+  try {
+    const fs = statfsSync('/dev/shm');
+    return fs.bavail * fs.bsize >= 2 ** 30 ? '/dev/shm' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+let runRoot;
+if (!env.ELIG_TEST_DATA_ROOT) {
+  runRoot = mkdtempSync(join(memoryBacked() ?? tmpdir(), 'elig-run-'));
+  env.ELIG_TEST_DATA_ROOT = runRoot;
+}
+
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files],
   { stdio: 'inherit', env },
 );
+if (runRoot) rmSync(runRoot, { recursive: true, force: true });
 process.exit(result.status ?? 1);

@@ -143,6 +143,30 @@ export const ConfigSchema = Type.Object({
     default: 900000,
     description: 'How long a check may wait on an open breaker (from submission) before it fails with SH02.',
   }),
+  batchRetryHours: Int(1, 72, {
+    env: 'BATCH_RETRY_HOURS',
+    default: 8,
+    description:
+      'How long a batch check whose payer is down keeps waiting and retrying (from submission) before it fails with SH02; real-time checks use PAYER_OUTAGE_WAIT_MS and CHECK_MAX_ATTEMPTS.',
+  }),
+  batchMaxPendingChecks: Int(1, 10_000_000, {
+    env: 'BATCH_MAX_PENDING_CHECKS',
+    default: 50000,
+    description:
+      'Batch checks an organization may have in progress at once; a batch that would exceed it is refused with 429 (batches are limited by items in flight, not requests per second).',
+  }),
+  monitorPollMs: Int(10, 3_600_000, {
+    env: 'MONITOR_POLL_MS',
+    default: 30000,
+    description:
+      'How often each worker process looks for due monitors (recurring checks); sooner when the next one is due sooner, and at once when one is created or resumed.',
+  }),
+  monitorMaxPerOrganization: Int(1, 10_000_000, {
+    env: 'MONITOR_MAX_PER_ORGANIZATION',
+    default: 10000,
+    description:
+      'Monitors (recurring checks) an organization may have; creating one more is refused with 429 until some are deleted.',
+  }),
   checkMaxAttempts: Int(1, 100, {
     env: 'CHECK_MAX_ATTEMPTS',
     default: 5,

@@ -26,68 +26,52 @@ export class Metrics {
     private readonly payerOf: (id: string) => { id: string; connector: string } | undefined,
   ) {
     const r = this.registry;
-    this.submittedTotal = new Counter({
-      name: 'elig_checks_submitted_total',
-      help: 'Checks accepted',
-      labelNames: ['payer'],
-      registers: [r],
-    });
-    this.finishedTotal = new Counter({
-      name: 'elig_checks_finished_total',
-      help: 'Checks finished',
-      labelNames: ['payer', 'status'],
-      registers: [r],
-    });
-    this.checkDuration = new Histogram({
-      name: 'elig_check_duration_seconds',
-      help: 'From the last claim to the final status',
-      labelNames: ['payer'],
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120],
-      registers: [r],
-    });
-    this.payerCall = new Histogram({
-      name: 'elig_payer_call_duration_seconds',
-      help: 'Payer connector calls, by outcome (ok, rejected, trace-mismatch, transient, timeout, auth-failed, ...)',
-      labelNames: ['payer', 'connector', 'result'],
-      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
-      registers: [r],
-    });
-    this.payerAuthFailures = new Counter({
-      name: 'elig_payer_auth_failures_total',
-      help: "Payer calls refused for the service's credentials (each opens the payer's breaker at once)",
-      labelNames: ['payer', 'connector'],
-      registers: [r],
-    });
-    this.webhookAttempts = new Counter({
-      name: 'elig_webhook_attempts_total',
-      help: 'Webhook delivery attempts',
-      labelNames: ['outcome'],
-      registers: [r],
-    });
-    this.webhookLatency = new Histogram({
-      name: 'elig_webhook_delivery_latency_seconds',
-      help: 'From event creation to successful delivery',
-      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600],
-      registers: [r],
-    });
-    this.rateLimited = new Counter({
-      name: 'elig_rate_limited_total',
-      help: 'Requests refused with 429',
-      labelNames: ['operation'],
-      registers: [r],
-    });
-    this.breakerState = new Gauge({
-      name: 'elig_payer_circuit_state',
-      help: 'Circuit breaker per payer in this process: 0 closed, 1 half-open, 2 open',
-      labelNames: ['payer', 'connector'],
-      registers: [r],
-    });
-    this.deferredTotal = new Counter({
-      name: 'elig_checks_deferred_total',
-      help: 'Checks put back to wait without spending an attempt (circuit open, payer slots busy)',
-      labelNames: ['payer', 'reason'],
-      registers: [r],
-    });
+    const counter = <L extends string>(name: string, help: string, labelNames: L[] = []) =>
+      new Counter<L>({ name, help, labelNames, registers: [r] });
+    const gauge = <L extends string>(name: string, help: string, labelNames: L[] = []) =>
+      new Gauge<L>({ name, help, labelNames, registers: [r] });
+    const histogram = <L extends string>(
+      name: string,
+      help: string,
+      buckets: number[],
+      labelNames: L[] = [],
+    ) => new Histogram<L>({ name, help, buckets, labelNames, registers: [r] });
+    this.submittedTotal = counter('elig_checks_submitted_total', 'Checks accepted', ['payer']);
+    this.finishedTotal = counter('elig_checks_finished_total', 'Checks finished', ['payer', 'status']);
+    this.checkDuration = histogram(
+      'elig_check_duration_seconds',
+      'From the last claim to the final status',
+      [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120],
+      ['payer'],
+    );
+    this.payerCall = histogram(
+      'elig_payer_call_duration_seconds',
+      'Payer connector calls, by outcome (ok, rejected, trace-mismatch, transient, timeout, auth-failed, ...)',
+      [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      ['payer', 'connector', 'result'],
+    );
+    this.payerAuthFailures = counter(
+      'elig_payer_auth_failures_total',
+      "Payer calls refused for the service's credentials (each opens the payer's breaker at once)",
+      ['payer', 'connector'],
+    );
+    this.webhookAttempts = counter('elig_webhook_attempts_total', 'Webhook delivery attempts', ['outcome']);
+    this.webhookLatency = histogram(
+      'elig_webhook_delivery_latency_seconds',
+      'From event creation to successful delivery',
+      [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600],
+    );
+    this.rateLimited = counter('elig_rate_limited_total', 'Requests refused with 429', ['operation']);
+    this.breakerState = gauge(
+      'elig_payer_circuit_state',
+      'Circuit breaker per payer in this process: 0 closed, 1 half-open, 2 open',
+      ['payer', 'connector'],
+    );
+    this.deferredTotal = counter(
+      'elig_checks_deferred_total',
+      'Checks put back to wait without spending an attempt (circuit open, payer slots busy)',
+      ['payer', 'reason'],
+    );
     new Gauge({
       name: 'elig_queue_depth',
       help: 'Checks IN_PROGRESS',

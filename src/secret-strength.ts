@@ -10,8 +10,10 @@
  *    a few bits, or is a fresh draw;
  *  - periodic: one short unit, repeated, with a few positions changed ('Passw0rd!Passw0rd!...x').
  * A key is refused below 128 bits or with fewer than 8 distinct characters. Random keys clear the bar:
- * 32 hex characters (exactly 128 bits of randomness) estimated at 136 bits or more over 500,000 draws
- * (165 on average), `openssl rand -base64 32` at 270 or more.
+ * 32 hex characters (exactly 128 bits of randomness) estimated at 133 bits or more over 1,000,000 draws
+ * (165 median), `openssl rand -base64 32` at 270 or more. A 32-hex key is exactly at the bar, so about
+ * one draw in several million (eleven 2s among 32 characters) is refused; the message says to draw
+ * another, and the recommended `openssl rand -base64 32` is never near it.
  */
 
 export const MIN_SECRET_BITS = 128;

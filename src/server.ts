@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from './api/app.ts';
 import { adminRoutes } from './api/routes/admin.ts';
-import { type Config, withDotEnv } from './config.ts';
+import { type Config, ConfigError, withDotEnv } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
 import { Metrics } from './metrics.ts';
 import { projectPath } from './paths.ts';
@@ -28,6 +28,7 @@ import { deriveServiceKeys, loadOrCreateMasterSecret, type ServiceKeys } from '.
 import { createSchedule } from './webhooks/schedule.ts';
 import { createSecretBox, type SecretBox } from './webhooks/signing-secrets.ts';
 import { CheckWorker } from './workers/check-worker.ts';
+import { MonitorScheduler } from './workers/monitor-scheduler.ts';
 import { startRetention } from './workers/retention.ts';
 import { WebhookDispatcher } from './workers/webhook-dispatcher.ts';
 
@@ -46,6 +47,7 @@ export interface Service {
   app?: FastifyInstance;
   worker?: CheckWorker;
   dispatcher?: WebhookDispatcher;
+  scheduler?: MonitorScheduler;
   metrics: Metrics;
   box: SecretBox;
   /** Base URL the API listens on (when the api role runs). */
@@ -119,9 +121,6 @@ export async function startService(config: Config, options: StartOptions = {}): 
     let guard: PayerGuard | undefined;
     const instanceId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
-    if (!options.skipBootstrap && roles.api) {
-      service.bootstrap = await bootstrapIfEmpty(store.db, keys);
-    }
     if (roles.worker) {
       const workerLog = log.child({ component: 'check-worker' });
       guard = new PayerGuard({
@@ -141,6 +140,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
         workerId: instanceId,
         guard,
         outageWaitMs: config.payerOutageWaitMs,
+        batchRetryMs: config.batchRetryHours * 3_600_000,
         onDeferred: (e) => metrics.deferred(e.tradingPartnerServiceId, e.reason),
         resolvePayer,
         concurrency: config.workerConcurrency,
@@ -151,7 +151,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
         retryBaseMs: config.checkRetryBaseMs,
         senderId: config.x12SenderId,
         senderQualifier: config.x12SenderQualifier,
-        applicationMode: 'sandbox',
+        identityKey: keys.patientIdentityKey,
         onFinished: (e) => metrics.finished(e),
         onPayerCall: (e) => metrics.payerCalled(e.tradingPartnerServiceId, e.outcome, e.durationMs),
       });
@@ -168,16 +168,25 @@ export async function startService(config: Config, options: StartOptions = {}): 
         userAgent: `EligibilityService-Webhooks/${VERSION}`,
         onAttempt: (e) => metrics.webhookAttempt(e),
       });
+      // Turns due monitors into checks; every worker process runs one (row locks make each run happen once).
+      const scheduler = new MonitorScheduler({
+        db: store.db,
+        log: log.child({ component: 'monitor-scheduler' }),
+        pollMs: config.monitorPollMs,
+      });
       await worker.start();
       await dispatcher.start();
+      await scheduler.start();
       service.worker = worker;
       service.dispatcher = dispatcher;
+      service.scheduler = scheduler;
       const stopRetention = startRetention(
         store.db,
         log.child({ component: 'retention' }),
         config.retentionDays,
       );
       stops.push(
+        () => scheduler.stop(),
         () => worker.stop(),
         () => dispatcher.stop(),
         stopRetention,
@@ -213,6 +222,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
           submit: { ratePerSecond: config.rateLimitSubmit, burst: config.rateLimitSubmit * 2 },
           status: { ratePerSecond: config.rateLimitStatus, burst: config.rateLimitStatus * 2 },
         },
+        batchMaxPendingChecks: config.batchMaxPendingChecks,
+        monitorMaxPerOrganization: config.monitorMaxPerOrganization,
+        serverUrl: () => config.publicUrl ?? (listenUrl || undefined),
       });
       // The admin endpoint and the portal are encapsulated plugins on top of the API; they load at listen.
       app.register(adminRoutes, {
@@ -232,10 +244,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
         payers: directory,
         secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
         publicUrl: config.publicUrl,
+        batchMaxPendingChecks: config.batchMaxPendingChecks,
+        monitorMaxPerOrganization: config.monitorMaxPerOrganization,
         listenUrl: () => listenUrl,
       });
       const stopAuth = await auth.start();
-      await app.listen({ port: config.port, host: config.host });
+      // Stop accepting requests first, then let the workers finish (also when listening fails).
+      stops.unshift(async () => {
+        await app.close();
+        await stopAuth();
+      });
+      await listen(app, config);
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -243,11 +262,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
       service.url = config.publicUrl ?? listenUrl;
       store.lock?.update({ adminUrl: listenUrl, adminToken });
       service.app = app;
-      // Stop accepting requests first, then let the workers finish.
-      stops.unshift(async () => {
-        await app.close();
-        await stopAuth();
-      });
+      // Only once the port is ours: a start that cannot listen must not use up the one-time key and link
+      // of an empty store (they are printed once, by the caller, after this returns).
+      if (!options.skipBootstrap) service.bootstrap = await bootstrapIfEmpty(store.db, keys);
     }
     let stopped: Promise<void> | undefined;
     service.stop = () => {
@@ -261,6 +278,26 @@ export async function startService(config: Config, options: StartOptions = {}): 
   } catch (err) {
     for (const stop of stops) await stop().catch(() => {});
     await store.close();
+    throw err;
+  }
+}
+
+/** Listens on HOST:PORT; a port in use is a configuration problem that names the variable to change. */
+async function listen(app: FastifyInstance, config: Config): Promise<void> {
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'EADDRINUSE') {
+      throw new ConfigError(
+        `port ${config.port} on ${config.host} is already in use (is another \`elig serve\` running?). Stop it, or set PORT to a free port (e.g. PORT=${config.port === 8080 ? 8081 : 8080} npm start); PORT=0 picks any free port.`,
+      );
+    }
+    if (code === 'EACCES') {
+      throw new ConfigError(
+        `not allowed to listen on port ${config.port} on ${config.host}; set PORT to a port above 1023 (or HOST to another address).`,
+      );
+    }
     throw err;
   }
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { configTable } from '../scripts/config-table.ts';
+import { ERRORS_DOC, errorsDoc } from '../scripts/error-table.ts';
 import { CONFIG_VARIABLES } from '../src/config.ts';
 
 test('the README configuration table is the one generated from the config schema', () => {
@@ -22,4 +23,12 @@ test('the CI script runs the README test command, then the PostgreSQL suite', ()
   const ci = readFileSync('.ci/run', 'utf8');
   assert.match(ci, /npm test/);
   assert.match(ci, /DATABASE_URL=.* npm test/);
+});
+
+test('docs/errors.md is the one generated from the error catalog', () => {
+  assert.equal(
+    readFileSync(ERRORS_DOC, 'utf8'),
+    errorsDoc(),
+    'docs/errors.md is stale: run npm run docs:errors',
+  );
 });

@@ -2,6 +2,7 @@
  * The HTTP application: API routes, health, OpenAPI, and the one error envelope for everything a client
  * can get wrong. Dependencies are passed in; nothing here opens a database or starts a worker.
  */
+
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -9,12 +10,14 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Logger } from 'pino';
+import { DEFAULT_MAX_PENDING_BATCH_CHECKS } from '../checks/batches.ts';
 import { listedPayer, type PayerDirectory } from '../payers/directory.ts';
 import type { PayerProblem } from '../payers/health.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
 import { DatabaseUnavailableError, type Db, DEFAULT_BUDGET_MS } from '../store/db.ts';
 import { createCoalescingNotifier, type Notifier } from '../store/notifier.ts';
 import { createReadinessProbe } from '../store/readiness.ts';
+import { trackAllowedMethods } from './allowed-methods.ts';
 import { ApiKeyAuthenticator } from './auth.ts';
 import {
   closeConnectionsWithUnreadBodies,
@@ -25,11 +28,21 @@ import {
 import { ApiError, unavailable } from './errors.ts';
 import { registerOpenApi } from './openapi.ts';
 import { type RateLimit, RateLimiter } from './rate-limit.ts';
+import { docsRoute } from './routes/docs.ts';
+import { batchStatusRoute } from './routes/eligibility_batch_status.ts';
+import { batchSubmitRoute } from './routes/eligibility_batch_submit.ts';
+import { monitorCreateRoute } from './routes/eligibility_monitor_create.ts';
+import { monitorDeleteRoute } from './routes/eligibility_monitor_delete.ts';
+import { monitorGetRoute } from './routes/eligibility_monitor_get.ts';
+import { monitorListRoute } from './routes/eligibility_monitor_list.ts';
+import { monitorUpdateRoute } from './routes/eligibility_monitor_update.ts';
 import { statusRoute } from './routes/eligibility_status.ts';
 import { submitRoute } from './routes/eligibility_submit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { payersListRoute } from './routes/payers_list.ts';
+import { rootRoute } from './routes/root.ts';
+import { unsupportedMediaType } from './write-gate.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -57,6 +70,10 @@ export interface AppOptions {
   version: string;
   metrics?: AppMetrics;
   rateLimits: { submit: RateLimit; status: RateLimit };
+  /** BATCH_MAX_PENDING_CHECKS: batch checks an organization may have in progress. */
+  batchMaxPendingChecks?: number;
+  /** MONITOR_MAX_PER_ORGANIZATION: monitors an organization may have. */
+  monitorMaxPerOrganization?: number;
   /** Bounds `/readyz` (DB_REQUEST_BUDGET_MS); the store bounds the other requests' database work. */
   dbRequestBudgetMs?: number;
   /** When set, `/metrics` requires `Authorization: Bearer <token>`. */
@@ -72,6 +89,8 @@ export interface AppOptions {
   payers?: PayerDirectory;
   /** Payers refusing our credentials, for /readyz (src/payers/health.ts). */
   payerProblems?: () => PayerProblem[];
+  /** The API's base URL for the OpenAPI `servers` (PUBLIC_URL, else the listening address once known). */
+  serverUrl?: () => string | undefined;
 }
 
 export async function buildApp(
@@ -107,6 +126,7 @@ export async function buildApp(
   if (opts.metrics) app.decorate('metrics', opts.metrics);
   if (opts.payers) app.decorate('payers', opts.payers);
   const auth = new ApiKeyAuthenticator(opts.db, opts.apiKeyPepper);
+  const allowed = trackAllowedMethods(app);
 
   app.setErrorHandler((thrown: FastifyError | ApiError | Error, request, reply) => {
     let err = thrown;
@@ -121,14 +141,18 @@ export async function buildApp(
     const fe = err as FastifyError;
     const status = fe.statusCode ?? 500;
     if (status === 413 || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply
-        .code(413)
-        .send({ code: 'ValidationException', message: `Request body exceeds ${BODY_LIMIT_BYTES} bytes.` });
+      return reply.code(413).send({
+        code: 'ValidationException',
+        message: `Request body exceeds ${request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES} bytes.`,
+      });
     }
-    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(415).send(unsupportedMediaType().toBody());
+    }
+    if (fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
       return reply.code(400).send({
         code: 'ValidationException',
-        message: 'Send the body as JSON with Content-Type: application/json.',
+        message: 'The Content-Length does not match the body sent.',
       });
     }
     if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
@@ -153,20 +177,52 @@ export async function buildApp(
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({
+    const path = request.url.split('?')[0] ?? '';
+    const known = allowed.of(path);
+    if (known) {
+      // The path exists; the method does not. Name the route's own form, never the path as sent.
+      return reply
+        .code(405)
+        .header('allow', known.methods.join(', '))
+        .send({
+          code: 'ValidationException',
+          message: `${request.method} is not allowed on ${known.path}; it answers ${known.methods.join(', ')}.`,
+        });
+    }
+    return reply.code(404).send({
       code: 'ResourceNotFoundException',
       message: `No route ${request.method} ${request.url.split('?')[0]}.`,
     });
   });
 
-  await registerOpenApi(app, opts.version);
+  await registerOpenApi(app, { serverUrl: opts.serverUrl, serviceVersion: opts.version });
+  await app.register(rootRoute);
+  await app.register(docsRoute);
   // Each route is its own encapsulated plugin: it sees the decorators above and the options it is given.
   await app.register(healthRoutes, {
     readiness: createReadinessProbe(opts.db, opts.dbRequestBudgetMs ?? DEFAULT_BUDGET_MS),
     payerProblems: opts.payerProblems,
   });
-  await app.register(submitRoute, { auth, limiter: new RateLimiter(opts.rateLimits.submit) });
+  const submitLimiter = new RateLimiter(opts.rateLimits.submit);
+  await app.register(submitRoute, { auth, limiter: submitLimiter });
   await app.register(statusRoute, { auth, limiter: new RateLimiter(opts.rateLimits.status) });
+  await app.register(batchSubmitRoute, {
+    auth,
+    limiter: submitLimiter,
+    maxPendingChecks: opts.batchMaxPendingChecks ?? DEFAULT_MAX_PENDING_BATCH_CHECKS,
+  });
+  await app.register(batchStatusRoute, { auth, limiter: new RateLimiter(opts.rateLimits.status) });
+  // Monitors: writes share the submit limiter, reads the status limiter, like checks and batches.
+  const readLimiter = new RateLimiter(opts.rateLimits.status);
+  await app.register(monitorCreateRoute, {
+    auth,
+    limiter: submitLimiter,
+    maxPerOrganization: opts.monitorMaxPerOrganization ?? 10_000,
+  });
+  await app.register(monitorListRoute, { auth, limiter: readLimiter });
+  await app.register(monitorGetRoute, { auth, limiter: readLimiter });
+  await app.register(monitorUpdateRoute, { auth, limiter: submitLimiter });
+  await app.register(monitorDeleteRoute, { auth, limiter: submitLimiter });
   await app.register(payersListRoute, {
     auth,
     limiter: new RateLimiter(opts.rateLimits.status),

@@ -21,7 +21,7 @@ export const ErrorBody = Type.Object(
     code: Type.Enum(ERROR_CODES),
     message: Type.String(),
   },
-  { title: 'Error' },
+  { $id: 'Error', title: 'Error', description: 'The one error envelope of every error answer.' },
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 

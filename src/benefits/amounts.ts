@@ -5,6 +5,7 @@
  */
 import type { Findings } from './confidence.ts';
 import { noteTier, type ProductContext } from './fields.ts';
+import { allPairWith, type Candidate, PERIOD_WORDS, pairedWith, pairsWithAny } from './pairing.ts';
 import type { BenefitRow } from './rows.ts';
 import {
   type MatchedRow,
@@ -35,6 +36,10 @@ interface LevelLabels {
   met: string;
   derived: string;
   assumed: string;
+  scopedRemaining: string;
+  /** e.g. "remaining amount paired with" (+ " calendar-year deductible"). */
+  paired: string;
+  label: string;
 }
 
 function levelLabels(label: string, level: 'individual' | 'family'): LevelLabels {
@@ -45,6 +50,9 @@ function levelLabels(label: string, level: 'individual' | 'family'): LevelLabels
     met: `${prefix} met year to date`,
     derived: `${prefix} remaining derived as amount − met year to date (EB06 24)`,
     assumed: `${label} row without coverage level (EB02) read as individual`,
+    paired: level === 'family' ? 'family remaining amount paired with' : 'remaining amount paired with',
+    label,
+    scopedRemaining: `${prefix} remaining of a per-day, per-episode or lifetime amount not used`,
   };
 }
 
@@ -61,11 +69,28 @@ const LABELS = {
   },
 } as const;
 
-type Candidate = { value: number; row: BenefitRow };
-
 const NO_AMOUNTS = Object.freeze({ amount: undefined, remaining: undefined });
 
-/** Reads amount / remaining / met-to-date for one coverage level from rows of one EB01 (C or G). */
+/** The first row that gave the amount reported (amountRows(…)[0], without the array). */
+function firstRowOf(amounts: Candidate[], amount: number): BenefitRow {
+  if (amounts.length === 1) return amounts[0]!.row;
+  for (const c of amounts) if (c.value === amount) return c.row;
+  throw new Error('amounts.ts: the amount reported is none of its candidates');
+}
+
+/** The rows that gave the amount reported; the first candidate's row alone in the usual case (one row). */
+function amountRows(amounts: Candidate[], amount: number): BenefitRow[] {
+  if (amounts.length === 1) return [amounts[0]!.row];
+  const rows: BenefitRow[] = [];
+  for (const c of amounts) if (c.value === amount) rows.push(c.row);
+  return rows;
+}
+
+/**
+ * Reads amount / remaining / met-to-date for one coverage level from rows of one EB01 (C or G). The
+ * remaining and met-to-date are taken only from rows paired with the amount reported (pairing.ts). A remaining
+ * whose only partner is a time-scoped amount (per episode, lifetime…) is that amount's remaining: not used.
+ */
 function levelAmounts(
   rows: BenefitRow[],
   level: 'individual' | 'family',
@@ -75,21 +100,65 @@ function levelAmounts(
   let amounts: Candidate[] | undefined;
   let remainders: Candidate[] | undefined;
   let mets: Candidate[] | undefined;
+  let scoped: BenefitRow[] | undefined;
   let levelMissing = false;
   for (const row of rows) {
     if (row.level !== level) continue;
     if (row.levelMissing) levelMissing = true;
+    if (row.timeScope !== undefined) {
+      scoped = pushTo(scoped, row);
+      continue;
+    }
     if (AMOUNT_TIMES.has(row.time)) amounts = pushTo(amounts, { value: row.amount!, row });
     if (row.time === REMAINING) remainders = pushTo(remainders, { value: row.amount!, row });
     if (row.time === YEAR_TO_DATE) mets = pushTo(mets, { value: row.amount!, row });
   }
   if (amounts === undefined && remainders === undefined && mets === undefined) return NO_AMOUNTS;
   const amount = amounts && pickValue(labels.amount, amounts, findings);
-  let remaining = remainders && pickValue(labels.remaining, remainders, findings);
-  const met = mets && pickValue(labels.met, mets, findings);
+  let remaining: number | undefined;
+  let met: number | undefined;
+  if (amount === undefined) {
+    // No amount for the period: a remaining stands alone, unless it is a time-scoped amount's remaining.
+    const alone = scoped === undefined ? remainders : remainders?.filter((c) => !pairsWithAny(scoped, c.row));
+    if (alone?.length !== remainders?.length) findings.add('none', labels.scopedRemaining);
+    remaining = alone?.length ? pickValue(labels.remaining, alone, findings) : undefined;
+  } else {
+    // Usual case: every remaining and met-to-date row pairs with the amount's first row, and the lists are
+    // used as they are (no partner list or pairing result is made: this runs for each entry and level).
+    const first = firstRowOf(amounts!, amount);
+    const time = first.time;
+    let pairedRemainders = remainders;
+    let pairedMets = mets;
+    let others = 0;
+    if (!allPairWith(remainders, first) || !allPairWith(mets, first)) {
+      const partners = amountRows(amounts!, amount);
+      const paired = pairedWith(remainders, partners);
+      const metsPaired = pairedWith(mets, partners);
+      pairedRemainders = paired.rows;
+      pairedMets = metsPaired.rows;
+      others = paired.others + metsPaired.others;
+    }
+    remaining = pairedRemainders && pickValue(labels.remaining, pairedRemainders, findings);
+    met = pairedMets && pickValue(labels.met, pairedMets, findings);
+    if (others > 0) {
+      const what = `${PERIOD_WORDS[time ?? ''] ?? 'benefit-period'} ${labels.label}`;
+      findings.add(
+        'none',
+        pairedRemainders !== undefined || pairedMets !== undefined
+          ? `${labels.paired} ${what}; remaining rows of another insurance type (EB04), network (EB12) or benefit period not used`
+          : `no remaining row shares the ${what}'s insurance type (EB04), network (EB12) and benefit period: ${labels.remaining} not reported`,
+      );
+    }
+  }
   if (remaining === undefined && amount !== undefined && met !== undefined) {
     remaining = Math.max(0, amount - met);
     findings.add('none', labels.derived);
+  }
+  if (amount !== undefined && remaining !== undefined && remaining > amount) {
+    findings.conflict(
+      `${labels.remaining} (${remaining}) exceeds ${labels.amount} (${amount}): not reported`,
+    );
+    remaining = undefined;
   }
   if ((amount !== undefined || remaining !== undefined) && level === 'individual' && levelMissing) {
     findings.add('coverageLevelAssumed', labels.assumed);
@@ -139,7 +208,14 @@ export function periodAmounts(
     individualRemaining: individual.remaining ?? null,
     family: family.amount ?? null,
     familyRemaining: family.remaining ?? null,
-    network: rows.length > 0 ? network : undefined,
+    // The network of the values reported: none when only time-scoped rows (never reported) were read.
+    network:
+      individual.amount !== undefined ||
+      individual.remaining !== undefined ||
+      family.amount !== undefined ||
+      family.remaining !== undefined
+        ? network
+        : undefined,
   };
   if (serviceRows === undefined) return result;
   const service = selectRows(serviceRows);
@@ -149,11 +225,28 @@ export function periodAmounts(
   ctx.findings.add('none', `${labels.label} from service-level row (${service.rows[0]!.match.code})`);
   return {
     individual: ind.amount ?? result.individual,
-    individualRemaining: ind.remaining ?? result.individualRemaining,
+    individualRemaining: overrideRemaining(ind, result.individual, result.individualRemaining),
     family: fam.amount ?? result.family,
-    familyRemaining: fam.remaining ?? result.familyRemaining,
+    familyRemaining: overrideRemaining(fam, result.family, result.familyRemaining),
     network: result.network ?? service.network,
   };
+}
+
+/**
+ * The remaining that goes with a service-level override: its own; else the plan's when the override restates
+ * the plan's amount (the same deductible) or gives no amount; never the plan's remaining beside another
+ * amount, and never one larger than the amount.
+ */
+function overrideRemaining(
+  override: { amount: number | undefined; remaining: number | undefined },
+  planAmount: number | null,
+  planRemaining: number | null,
+): number | null {
+  const amount = override.amount ?? planAmount;
+  const remaining =
+    override.remaining ??
+    (override.amount === undefined || override.amount === planAmount ? planRemaining : null);
+  return remaining !== null && amount !== null && remaining > amount ? null : remaining;
 }
 
 /**
@@ -195,6 +288,7 @@ function informsDeductible(r: BenefitRow): boolean {
   return (
     r.code === 'C' &&
     r.amount !== undefined &&
+    r.timeScope === undefined &&
     (AMOUNT_TIMES.has(r.time) || (r.time === REMAINING && r.amount > 0))
   );
 }

@@ -6,6 +6,7 @@ import { deductibleApplies, periodAmounts } from './amounts.ts';
 import { Findings, hasCostSharing, type PenaltyName, scoreFindings } from './confidence.ts';
 import { coverageStatus } from './coverage.ts';
 import { authorization, costSharing, type ProductContext, visits } from './fields.ts';
+import { type SetAsideRow, setAsideCriteria, timeScopeCriterion } from './scope.ts';
 import type { MatchedRow, NetworkClass } from './select.ts';
 import { type Match, type MatchTier, PRIMARY_CODE } from './service-types.ts';
 
@@ -60,6 +61,8 @@ export function buildEntry(
   matched: MatchedRow[],
   plan: PlanState,
   requestedServiceTypeCodes: string[],
+  /** Rows that matched the product but were set aside (scope.ts): named in the criteria. */
+  setAside?: readonly SetAsideRow[],
 ): BuiltEntry {
   const findings = new Findings();
   const best = matched[0];
@@ -75,9 +78,14 @@ export function buildEntry(
     findings.add('none', `${primary} was requested but the payer answered it only through fallback rows`);
   }
 
+  // The same walk notes whether any row is time-scoped: most entries have none, and skip timeScopeCriterion.
+  let timeScoped = false;
   for (const m of matched) {
     if (m.row.realigned) findings.add('elementsRealigned', `${m.row.realigned}: realigned (${m.match.code})`);
+    if (m.row.timeScope !== undefined) timeScoped = true;
   }
+  if (setAside !== undefined)
+    for (const text of setAsideCriteria(setAside, matched)) findings.add('none', text);
   const ctx: ProductContext = { product, matched, entryTier, findings };
   const status = coverageStatus(ctx, plan.active);
 
@@ -102,6 +110,8 @@ export function buildEntry(
   const outOfPocket = periodAmounts(ctx, 'G', cost.network);
   const applies = deductibleApplies(ctx);
   const visitCounts = visits(ctx);
+  const scoped = timeScoped ? timeScopeCriterion(matched) : undefined;
+  if (scoped !== undefined) findings.add('none', scoped);
   const authorizationRequired = authorization(ctx);
 
   const unstated: string[] = [];

@@ -39,10 +39,15 @@ export interface CostSharing {
 
 const NO_COST_SHARING: CostSharing = Object.freeze({ copay: null, coinsurance: null, network: undefined });
 
-/** Copay from EB*B (EB07 dollars), coinsurance from EB*A (EB08 fraction), from one rank and one network class. */
+/**
+ * Copay from EB*B (EB07 dollars), coinsurance from EB*A (EB08 fraction), from one rank and one network class;
+ * time-scoped rows (per day, admission, lifetime, day range) are never either.
+ */
 export function costSharing(ctx: ProductContext): CostSharing {
   let candidates: MatchedRow[] | undefined;
   for (const m of ctx.matched) {
+    // Per-day, per-admission, lifetime and day-range amounts are not a visit's cost sharing (scope.ts).
+    if (m.row.timeScope !== undefined) continue;
     if (
       (m.row.code === 'B' && m.row.amount !== undefined) ||
       (m.row.code === 'A' && m.row.percent !== undefined)

@@ -4,6 +4,7 @@
  * warnings. The rules are documented field by field in docs/benefit-rules.md; the modules are:
  *   rows.ts          one EB object → a typed row (numbers, network, level, visits, nutrition text)
  *   service-types.ts product → X12 service type codes, and how a row matches a product
+ *   scope.ts         rows set aside from outpatient entries: Medicare Part A, other benefit periods
  *   select.ts        which matched rows a field is read from; conflicts
  *   fields.ts        copay/coinsurance, visit limits, authorization
  *   amounts.ts       deductible and out-of-pocket amounts, deductibleApplies
@@ -16,24 +17,52 @@ import { type BenefitEntry, PRODUCT_SERVICE_TYPES } from '../contract/check-resp
 import { PENALTIES, round2, summarise } from './confidence.ts';
 import { type BuiltEntry, buildEntry, type PlanState } from './entry.ts';
 import { ACTIVE_CODES, type BenefitRow, INACTIVE_CODES, readRow, USABLE_CODES } from './rows.ts';
-import { rowsByProduct } from './select.ts';
+import { normaliseDate, PART_A, type SetAsideRow, setAsideByProduct, stalePeriods } from './scope.ts';
+import { pushTo, rowsByProduct } from './select.ts';
 import type { Interpretation, InterpretInput } from './types.ts';
 import { entryWarnings, NO_USABLE_BENEFITS, PLAN_INACTIVE, PLAN_STATUS_CONFLICT } from './warnings.ts';
 
 /**
  * The parser's planActive decides (it may weigh dates); when it is undefined the 271's own plan-level rows
- * do. Either way, a 271 with both active and inactive plan-level rows contradicts itself and says so.
+ * do, Medicare Part A rows aside (the products are outpatient services: scope.ts). A 271 with active and
+ * inactive plan-level rows of the same insurance type (EB04), or where one of them names none, contradicts
+ * itself and says so; Part A inactive beside Part B active is an ordinary Medicare answer, not a contradiction.
  */
 function planState(rows: BenefitRow[], planActive: boolean | undefined): PlanState {
   let hasActive = false;
   let hasInactive = false;
+  let outpatientActive = false;
+  let outpatientInactive = false;
   for (const r of rows) {
     if (!r.planLevel) continue;
-    if (ACTIVE_CODES.has(r.code)) hasActive = true;
-    else if (INACTIVE_CODES.has(r.code)) hasInactive = true;
+    if (ACTIVE_CODES.has(r.code)) {
+      hasActive = true;
+      if (r.insuranceType !== PART_A) outpatientActive = true;
+    } else if (INACTIVE_CODES.has(r.code)) {
+      hasInactive = true;
+      if (r.insuranceType !== PART_A) outpatientInactive = true;
+    }
   }
-  const fromRows = hasActive === hasInactive ? undefined : hasActive;
-  return { active: planActive ?? fromRows, contradictory: hasActive && hasInactive };
+  const contradictory = hasActive && hasInactive && sameTypeContradiction(rows);
+  const fromRows = contradictory || outpatientActive === outpatientInactive ? undefined : outpatientActive;
+  return { active: planActive ?? fromRows, contradictory };
+}
+
+/** An active and an inactive plan-level row of the same EB04, or one of them without EB04 (rare: read only then). */
+function sameTypeContradiction(rows: BenefitRow[]): boolean {
+  for (const a of rows) {
+    if (!a.planLevel || !ACTIVE_CODES.has(a.code)) continue;
+    for (const i of rows) {
+      if (!i.planLevel || !INACTIVE_CODES.has(i.code)) continue;
+      if (
+        a.insuranceType === i.insuranceType ||
+        a.insuranceType === undefined ||
+        i.insuranceType === undefined
+      )
+        return true;
+    }
+  }
+  return false;
 }
 
 export function interpretBenefits(input: InterpretInput): Interpretation {
@@ -63,9 +92,18 @@ export function interpretBenefits(input: InterpretInput): Interpretation {
     };
   }
 
+  const stale = stalePeriods(rows, normaliseDate(input.asOf));
   const usable: BenefitRow[] = [];
-  for (const r of rows) if (USABLE_CODES.has(r.code)) usable.push(r);
+  let setAside: SetAsideRow[] | undefined;
+  for (const r of rows) {
+    if (!USABLE_CODES.has(r.code)) continue;
+    const staleNote = stale === undefined ? undefined : stale.get(r);
+    if (r.insuranceType === PART_A) setAside = pushTo(setAside, { row: r, reason: 'partA' });
+    else if (staleNote !== undefined) setAside = pushTo(setAside, { row: r, reason: staleNote });
+    else usable.push(r);
+  }
   const matched = rowsByProduct(usable);
+  const asideByProduct = setAside === undefined ? undefined : setAsideByProduct(setAside);
   let anyMatched = false;
   for (const m of matched) if (m.length !== 0) anyMatched = true;
   if (!anyMatched) {
@@ -80,7 +118,7 @@ export function interpretBenefits(input: InterpretInput): Interpretation {
   const built: BuiltEntry[] = [];
   const benefits: BenefitEntry[] = [];
   for (let k = 0; k < PRODUCT_SERVICE_TYPES.length; k++) {
-    const b = buildEntry(PRODUCT_SERVICE_TYPES[k]!, matched[k]!, plan, requested);
+    const b = buildEntry(PRODUCT_SERVICE_TYPES[k]!, matched[k]!, plan, requested, asideByProduct?.[k]);
     built.push(b);
     benefits.push(b.entry);
   }

@@ -7,6 +7,9 @@
 import type { BenefitsInformation } from '../contract/check-response.ts';
 import { classifyNutrition, type NutritionKind } from './nutrition.ts';
 
+/** An HSD under the EB. */
+type Delivery = NonNullable<BenefitsInformation['benefitsServiceDelivery']>[number];
+
 /** EB12: Y in network, N out of network, W applies either way, U or absent unknown. */
 export type Network = 'in' | 'both' | 'unknown' | 'out';
 /** EB02: IND and EMP are the patient's own amounts; FAM (and other multi-person tiers) the family's. */
@@ -28,8 +31,18 @@ export interface BenefitRow {
   levelMissing: boolean;
   /** EB03 repetitions, trimmed and upper-cased. */
   serviceTypeCodes: string[];
-  /** No EB03, or EB03 includes 30: the row speaks for the plan as a whole. */
+  /** No EB03 and no EB13 procedure, or EB03 includes 30: the row speaks for the plan as a whole. */
   planLevel: boolean;
+  /** EB04 insurance type (`MA` Medicare Part A, `MB` Part B, …), upper-cased. */
+  insuranceType: string | undefined;
+  /** The benefit period of the row as sent (DTP 291 plan, else 292 benefit, under the EB): `YYYYMMDD[-YYYYMMDD]`. */
+  period: string | undefined;
+  /**
+   * Why EB07 is not an amount for the benefit period or a visit, when it is not: per day (EB06 7), per
+   * episode or admission (26, 36), lifetime (32, 33), or a day range (HSD in days). Such amounts never
+   * become an outpatient entry's copay, deductible or out-of-pocket (see scope.ts).
+   */
+  timeScope: string | undefined;
   /** EB06. */
   time: string | undefined;
   /** EB07 in dollars. */
@@ -56,6 +69,35 @@ export interface BenefitRow {
 const INDIVIDUAL_LEVELS = new Set(['IND', 'EMP']);
 /** Multi-person tiers whose amounts are the family's (FAM, employee and spouse/children, spouse and children). */
 const FAMILY_LEVELS = new Set(['FAM', 'ESP', 'ECH', 'SPC']);
+
+const DAY_RANGE = 'day-range (HSD in days)';
+
+/**
+ * The time scope of a row (see BenefitRow.timeScope): EB06 per day, per episode/admission or lifetime, else
+ * an HSD counting days (HSD03 DA).
+ */
+function readTimeScope(hsds: readonly Delivery[] | undefined, time: string | undefined): string | undefined {
+  switch (time) {
+    case '7':
+      return 'per-day (EB06 7)';
+    case '26':
+      return 'per-episode (EB06 26)';
+    case '36':
+      return 'per-admission (EB06 36)';
+    case '32':
+      return 'lifetime (EB06 32)';
+    case '33':
+      return 'lifetime remaining (EB06 33)';
+    default:
+  }
+  if (hsds === undefined) return undefined;
+  for (const hsd of hsds) {
+    const unit = hsd.unitForMeasurementCode;
+    if (unit !== undefined && upper(unit) === 'DA' && upper(hsd.quantityQualifierCode) !== 'VS')
+      return DAY_RANGE;
+  }
+  return undefined;
+}
 
 /** HSD05 periods that make HSD02 a limit for the benefit period (years, service/calendar year, contract). */
 const HSD_PERIOD_LIMIT = new Set(['21', '22', '23', '25']);
@@ -109,9 +151,12 @@ const NO_VISITS: VisitCounts = Object.freeze({});
  * EB09/EB10 visits on an EB*F (elsewhere `VS` + 1 is a per-visit unit, not a limit), then HSD `VS` segments
  * after any EB (an HSD with a per-day/week/month period is a frequency, not a limit for the benefit period).
  */
-function readVisits(eb: BenefitsInformation, code: string): VisitCounts {
+function readVisits(
+  eb: BenefitsInformation,
+  code: string,
+  hsds: readonly Delivery[] | undefined,
+): VisitCounts {
   const quantity = code === 'F' ? toNumber(eb.benefitQuantity) : undefined;
-  const hsds = eb.benefitsServiceDelivery;
   // Most rows have neither: they share one empty (frozen) object.
   if (quantity === undefined && hsds === undefined) return NO_VISITS;
   const visits: VisitCounts = {};
@@ -221,6 +266,12 @@ export function readRow(original: BenefitsInformation, index: number): BenefitRo
     messages.push(m.description);
   }
   const procedureCode = eb.compositeMedicalProcedureIdentifier?.procedureCode;
+  // EB13 without EB03: the row applies to that procedure only, never to the plan (scope.ts).
+  const procedureSpecific = procedureCode !== undefined && serviceTypeCodes.length === 0;
+  const dates = eb.benefitsDateInformation;
+  const time = upper(eb.timeQualifierCode);
+  // Read once for both readers: a property read on these objects (of many shapes) is not cheap.
+  const hsds = eb.benefitsServiceDelivery;
   const nutrition =
     messages !== undefined || procedureCode !== undefined
       ? classifyNutrition(messages ?? [], procedureCode)
@@ -233,12 +284,17 @@ export function readRow(original: BenefitsInformation, index: number): BenefitRo
     level: readLevel(levelCode),
     levelMissing: levelCode === undefined,
     serviceTypeCodes,
-    planLevel: (serviceTypeCodes.length === 0 || serviceTypeCodes.includes('30')) && nutrition === undefined,
-    time: upper(eb.timeQualifierCode),
+    planLevel:
+      ((serviceTypeCodes.length === 0 && !procedureSpecific) || serviceTypeCodes.includes('30')) &&
+      nutrition === undefined,
+    insuranceType: upper(eb.insuranceTypeCode),
+    period: dates === undefined ? undefined : (dates.plan ?? dates.benefit),
+    timeScope: readTimeScope(hsds, time),
+    time,
     amount: toNumber(eb.benefitAmount),
     percent,
     percentWasWhole,
-    visits: readVisits(eb, code),
+    visits: readVisits(eb, code, hsds),
     auth: readAuth(upper(eb.authOrCertIndicator)),
     network: readNetwork(networkCode),
     networkCode,

@@ -11,6 +11,11 @@ export interface InterpretInput {
   planActive: boolean | undefined;
   /** X12 service type codes the client asked for (encounter.serviceTypeCodes); may be empty. */
   requestedServiceTypeCodes: string[];
+  /**
+   * The date of service (encounter.dateOfService), else today, as `YYYYMMDD`: it picks the current benefit
+   * period where rows carry DTP 291/292. The interpreter reads no clock; without it the latest period begun wins.
+   */
+  asOf?: string;
 }
 
 export interface Interpretation {

@@ -1,18 +1,74 @@
 /**
  * Finishing a check: its final status and its webhook event are written in one transaction (transactional
- * outbox), guarded by the lease so that exactly one completion is ever recorded for a check.
+ * outbox), guarded by the lease so that exactly one completion is ever recorded for a check. A batch
+ * check is counted in its batch in the same transaction, and the one that finishes the batch writes the
+ * `batch.completed` event there too (see src/store/queue/finish-batch-item.ts for why exactly once).
  */
+import type { EligibilityCheckResponse } from '../contract/check-response.ts';
+import { batchCompletedBody } from '../contract/webhook-events.ts';
 import { uuidv7 } from '../ids.ts';
 import { WEBHOOKS_CHANNEL } from '../store/channels.ts';
 import type { Db } from '../store/db.ts';
+import { countBatchItemFinished, insertBatchCompletedEvent } from '../store/queue/finish-batch-item.ts';
 import { type CheckCompletion, finishClaimedCheck } from '../store/queue/finish-check.ts';
+import { batchSummary } from './batches.ts';
+import { compareWithPrevious } from './check-history.ts';
+import { verdictOf } from './verdict.ts';
 
 /** A check's completion as the worker decides it; the event id is chosen here. */
-export type FinishInput = Omit<CheckCompletion, 'eventId'>;
+export type FinishInput = Omit<CheckCompletion, 'eventId'> & {
+  /** The batch the check belongs to (null or absent: a single submit). */
+  batchId?: string | null;
+  /** Its payer (named in a `coverage.changed` event). */
+  tradingPartnerServiceId?: string;
+};
 
-/** Returns false when this worker no longer holds the check (another worker finished or took it over). */
-export async function finishCheck(db: Db, input: FinishInput): Promise<boolean> {
-  const finished = await db.transaction((tx) => finishClaimedCheck(tx, { ...input, eventId: uuidv7() }));
+/** What finishing a check recorded: false when this worker no longer held it. */
+export type FinishResult = false | { coverageChanges: number };
+
+/**
+ * Returns false when this worker no longer holds the check (another worker finished or took it over). A
+ * COMPLETED check that asked the payer is compared with the patient's previous one in the same
+ * transaction (src/checks/check-history.ts), so its `coverage.changed` event exists exactly when it does.
+ */
+export async function finishCheck(db: Db, input: FinishInput): Promise<FinishResult> {
+  const { batchId, tradingPartnerServiceId, ...completion } = input;
+  const finished = await db.transaction(async (tx): Promise<FinishResult> => {
+    if (!(await finishClaimedCheck(tx, { ...completion, eventId: uuidv7() }))) return false;
+    const compared =
+      input.status === 'COMPLETED' && input.patientKey && !input.reusedFrom && tradingPartnerServiceId
+        ? await compareWithPrevious(tx, {
+            id: input.id,
+            organizationId: input.organizationId,
+            tradingPartnerServiceId,
+            patientKey: input.patientKey,
+            body: input.body,
+          })
+        : 0;
+    const result = { coverageChanges: compared };
+    if (!batchId) return result;
+    const closed = await countBatchItemFinished(tx, {
+      batchId,
+      status: input.status,
+      verdict: verdictStatus(input.body),
+    });
+    if (closed) {
+      const body = batchCompletedBody(batchSummary(closed));
+      await insertBatchCompletedEvent(tx, {
+        id: uuidv7(),
+        organizationId: input.organizationId,
+        batchId,
+        body,
+      });
+    }
+    return result;
+  });
   if (finished) await db.notify(WEBHOOKS_CHANNEL).catch(() => {});
   return finished;
+}
+
+/** The verdict's status of a finished body (the body carries it; an older shape is judged on read). */
+function verdictStatus(body: string): string | undefined {
+  const parsed = JSON.parse(body) as EligibilityCheckResponse;
+  return (parsed.verdict ?? verdictOf(parsed))?.status;
 }

@@ -9,55 +9,50 @@ import type {
   EligibilityCheckResponse,
   EligibilityMeta,
   Payer,
+  RequestCorrection,
+  ResponseDependent,
 } from '../contract/check-response.ts';
 import type { Eligibility271 } from '../x12/types.ts';
+import { serviceError, withGuidance } from './error-catalog.ts';
+import { requestCorrectedWarning } from './request-repair.ts';
+import { verdictOf } from './verdict.ts';
 
-/** Errors raised by the service itself, with the spec's descriptions and follow-up actions. */
-export const SERVICE_ERRORS = {
-  SH01: {
-    code: 'SH01',
-    description: 'Payer not supported',
-    followupAction: 'Resubmission Not Allowed',
-    field: 'SERVICE',
-    possibleResolutions:
-      'Check the tradingPartnerServiceId against the payer directory (SANDBOX is the sandbox payer).',
-  },
-  SH02: {
-    code: 'SH02',
-    description: 'Payer portal check did not complete',
-    followupAction: 'Resubmission Allowed',
-    field: 'SERVICE',
-    possibleResolutions:
-      'The payer did not answer in time or answered unusably. Submit the check again later.',
-  },
-  SH03: {
-    code: 'SH03',
-    description: 'Check could not be processed',
-    followupAction: 'Resubmission Allowed',
-    field: 'SERVICE',
-    possibleResolutions:
-      'The service failed while processing this check, and retrying did not help. Check the request against the API reference and submit it again; if it fails again, contact support with the check id.',
-  },
-  SH04: {
-    code: 'SH04',
-    description: 'Payer rejected the inquiry',
-    followupAction: 'Please Correct and Resubmit',
-    field: 'X12',
-    possibleResolutions:
-      'The payer could not read the inquiry (a 999 or TA1 rejection) and did not answer it. Correct the inquiry and submit it again.',
-  },
-} as const satisfies Record<string, EligibilityCheckError>;
+export type ServiceErrorCode = 'SH01' | 'SH02' | 'SH03' | 'SH04';
 
 export interface CheckContext {
   id: string;
   request: EligibilityCheckRequest;
   payer: Payer;
   meta: EligibilityMeta;
+  /** The repairs made to the request at submission (checks/request-repair.ts), repeated on the result. */
+  requestCorrections?: readonly RequestCorrection[] | null;
+}
+
+/** `requestCorrections` and its warning, for a check whose request was repaired; nothing otherwise. */
+function corrections(ctx: CheckContext) {
+  // Read back from jsonb, whose key order is not the one written: the contract's order again.
+  const list = (ctx.requestCorrections ?? []).map(({ field, code, description }) => ({
+    field,
+    code,
+    description,
+  }));
+  return list.length ? { warning: requestCorrectedWarning(list), requestCorrections: list } : undefined;
+}
+
+/** Dependents' `aaaErrors` carry the same guidance as the check's own errors. */
+function guidedDependents(dependents: ResponseDependent[] | undefined): ResponseDependent[] | undefined {
+  return dependents?.map((d) => (d.aaaErrors ? { ...d, aaaErrors: d.aaaErrors.map(withGuidance) } : d));
 }
 
 function requestSubscriber(request: EligibilityCheckRequest) {
   const s = request.subscriber;
   return { memberId: s.memberId, firstName: s.firstName, lastName: s.lastName, dateOfBirth: s.dateOfBirth };
+}
+
+/** The stored body: the verdict, read off the finished body, right after the status. */
+function serialize(body: EligibilityCheckResponse): string {
+  const { id, status, ...rest } = body;
+  return JSON.stringify({ id, status, verdict: verdictOf(body), ...rest });
 }
 
 export function failedBody(
@@ -74,17 +69,18 @@ export function failedBody(
     },
     subscriber: requestSubscriber(ctx.request),
     tradingPartnerServiceId: ctx.request.tradingPartnerServiceId,
-    errors,
+    errors: errors.map(withGuidance),
   };
-  return JSON.stringify(body);
+  const repaired = corrections(ctx);
+  if (repaired) {
+    body.warnings = [repaired.warning];
+    body.requestCorrections = repaired.requestCorrections;
+  }
+  return serialize(body);
 }
 
-export function serviceFailure(
-  ctx: CheckContext,
-  code: keyof typeof SERVICE_ERRORS,
-  detail?: string,
-): string {
-  const error: EligibilityCheckError = { ...SERVICE_ERRORS[code] };
+export function serviceFailure(ctx: CheckContext, code: ServiceErrorCode, detail?: string): string {
+  const error = serviceError(code);
   if (detail) error.possibleResolutions = `${error.possibleResolutions}\n${detail}`;
   return failedBody(ctx, [error]);
 }
@@ -102,7 +98,7 @@ export function completedBody(
     provider,
     payer: { ...ctx.payer, ...parsed.payer },
     subscriber: { ...requestSubscriber(ctx.request), ...parsed.subscriber },
-    dependents: parsed.dependents,
+    dependents: guidedDependents(parsed.dependents),
     tradingPartnerServiceId: ctx.request.tradingPartnerServiceId,
     planInformation: parsed.planInformation,
     planDateInformation: parsed.planDateInformation,
@@ -118,5 +114,10 @@ export function completedBody(
     subscriberTraceNumbers: parsed.subscriberTraceNumbers,
     x12,
   };
-  return JSON.stringify(body);
+  const repaired = corrections(ctx);
+  if (repaired) {
+    body.warnings = [...(body.warnings ?? []), repaired.warning];
+    body.requestCorrections = repaired.requestCorrections;
+  }
+  return serialize(body);
 }

@@ -15,6 +15,80 @@ const compiled = Compile(EligibilityCheckRequest);
 export interface FieldProblem {
   field: string;
   problem: string;
+  /** For a field the schema does not know: its name as sent (identifier-like names only), to quote it. */
+  unknownName?: string;
+}
+
+/** What a field must look like, said with an example, for every field whose format can be got wrong. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  tradingPartnerServiceId:
+    'must be a payer id from the payer directory (letters, digits, . _ -), e.g. SANDBOX; GET /api/payers lists them',
+  'provider.npi': 'must be the 10-digit NPI, e.g. 1234567893',
+  'provider.providerType': 'must be provider or facility',
+  'subscriber.memberId':
+    'must be the member id on the card: letters and digits (dashes allowed), e.g. ABC123456789',
+  'subscriber.dateOfBirth': 'must be a date written YYYYMMDD, e.g. 19800115',
+  'subscriber.gender': 'must be M, F or U',
+  'subscriber.suffix': 'must be a name suffix of up to 10 letters or digits, e.g. JR or III',
+  'encounter.dateOfService': 'must be a date written YYYYMMDD, e.g. 20260301',
+  'encounter.serviceTypeCodes':
+    'must be a list of 1 to 10 X12 service type codes, e.g. ["30"] or ["PT", "98"]',
+  reuseWithinHours:
+    'must be a whole number of hours from 0 to 168 (0: never reuse an earlier check), e.g. 24',
+  'encounter.serviceTypeCodes[]':
+    'must be an X12 service type code: one or two capital letters or digits, e.g. 30 or PT',
+};
+
+function expectedOf(field: string, prefix = ''): string {
+  const text = EXPECTED[field.replace(/\[\d+\]/g, '[]')];
+  return text ? `${prefix}${text}` : '';
+}
+
+/** The fields each object of the request knows, for "did you mean" (read off the schema itself). */
+function knownFields(object: string): string[] {
+  const root = EligibilityCheckRequest as unknown as { properties: Record<string, { properties?: object }> };
+  const schema = object ? root.properties[object] : root;
+  return Object.keys((schema as { properties?: object } | undefined)?.properties ?? {});
+}
+
+function unknownField(parent: string, name: string): FieldProblem {
+  const echoed = fieldName(name);
+  const where = parent ? `of ${parent}` : 'of the request';
+  const meant = echoed === '(unnamed)' ? undefined : closest(name, knownFields(parent));
+  return {
+    field: join(parent, echoed),
+    problem: `is not a known field ${where}${meant ? ` (did you mean \`${meant}\`?)` : ''}`,
+    ...(echoed === '(unnamed)' ? {} : { unknownName: echoed }),
+  };
+}
+
+/** The known name a typo most likely meant: the same letters in another case, or at most two edits away. */
+function closest(name: string, known: string[]): string | undefined {
+  const lower = name.toLowerCase();
+  const same = known.find((k) => k.toLowerCase() === lower);
+  if (same) return same;
+  let best: { name: string; distance: number } | undefined;
+  for (const k of known) {
+    const distance = editDistance(lower, k.toLowerCase());
+    if (distance <= 2 && (!best || distance < best.distance)) best = { name: k, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(
+        previous[j]! + 1,
+        row[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
 }
 
 export function validateCheckRequest(body: unknown, today = new Date()): FieldProblem[] {
@@ -29,14 +103,14 @@ export function validateCheckRequest(body: unknown, today = new Date()): FieldPr
     const base = pointerToField(e.instancePath);
     if (e.keyword === 'required' && params.requiredProperties) {
       for (const p of params.requiredProperties)
-        problems.push({ field: join(base, p), problem: 'is required' });
+        problems.push({ field: join(base, p), problem: `is required${expectedOf(join(base, p), ': ')}` });
     } else if (e.keyword === 'additionalProperties' && params.additionalProperties) {
-      for (const p of params.additionalProperties)
-        problems.push({ field: join(base, fieldName(p)), problem: 'is not a known field' });
+      for (const p of params.additionalProperties) problems.push(unknownField(base, p));
     } else if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) {
-      problems.push({ field: base, problem: 'is not a known field' });
+      const at = e.instancePath.lastIndexOf('/');
+      problems.push(unknownField(pointerToField(e.instancePath.slice(0, at)), e.instancePath.slice(at + 1)));
     } else {
-      problems.push({ field: base || 'body', problem: describe(e.keyword, e.message) });
+      problems.push({ field: base || 'body', problem: describe(base, e.keyword, e.message, e.params) });
     }
   }
   // Semantic rules run on every field that has the right shape, so one answer names every bad field.
@@ -64,7 +138,11 @@ export function validateCheckRequest(body: unknown, today = new Date()): FieldPr
   }
   if (typeof sub?.dateOfBirth === 'string' && /^[0-9]{8}$/.test(sub.dateOfBirth)) {
     const dob = parseDate8(sub.dateOfBirth);
-    if (!dob) problems.push({ field: 'subscriber.dateOfBirth', problem: 'is not a real date (YYYYMMDD)' });
+    if (!dob)
+      problems.push({
+        field: 'subscriber.dateOfBirth',
+        problem: `is not a real date: ${EXPECTED['subscriber.dateOfBirth']}`,
+      });
     else if (dob > today) problems.push({ field: 'subscriber.dateOfBirth', problem: 'is in the future' });
     else if (dob.getUTCFullYear() < 1900)
       problems.push({ field: 'subscriber.dateOfBirth', problem: 'is before 1900' });
@@ -73,7 +151,11 @@ export function validateCheckRequest(body: unknown, today = new Date()): FieldPr
   const dos = enc?.dateOfService;
   if (typeof dos === 'string' && /^[0-9]{8}$/.test(dos)) {
     const date = parseDate8(dos);
-    if (!date) problems.push({ field: 'encounter.dateOfService', problem: 'is not a real date (YYYYMMDD)' });
+    if (!date)
+      problems.push({
+        field: 'encounter.dateOfService',
+        problem: `is not a real date: ${EXPECTED['encounter.dateOfService']}`,
+      });
     else if (date.getUTCFullYear() < 1900 || date.getUTCFullYear() > 2099)
       problems.push({ field: 'encounter.dateOfService', problem: 'must be from 19000101 to 20991231' });
   }
@@ -97,7 +179,9 @@ function isObject(v: unknown): v is Loose {
 }
 
 export function formatProblems(problems: FieldProblem[]): string {
-  return `Invalid request: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}.`;
+  const text = (p: FieldProblem) =>
+    p.unknownName ? `\`${p.unknownName}\` ${p.problem}` : `${p.field} ${p.problem}`;
+  return `Invalid request: ${problems.map(text).join('; ')}.`;
 }
 
 /** NPI check digit: Luhn over the prefix 80840 + the first nine digits. */
@@ -165,12 +249,25 @@ function join(base: string, prop: string): string {
   return base ? `${base}.${prop}` : prop;
 }
 
-function describe(keyword: string, message: string): string {
+function describe(field: string, keyword: string, message: string, params: unknown): string {
+  const limit = (params as { limit?: number }).limit;
   switch (keyword) {
+    case 'minLength':
+      return limit === 1 ? `is empty${expectedOf(field, ': it ')}` : `must be at least ${limit} characters`;
+    case 'maxLength':
+      return `must be at most ${limit} characters`;
+    case 'minItems':
+      return `needs at least ${limit} item${limit === 1 ? '' : 's'}`;
+    case 'maxItems':
+      return `may have at most ${limit} items`;
     case 'type':
-      return message.replace(/^must be/, 'must be a');
     case 'pattern':
-      return 'has an invalid format';
+    case 'const':
+    case 'anyOf':
+      return (
+        expectedOf(field) ||
+        (keyword === 'type' ? message.replace(/^must be/, 'must be a') : 'has an invalid format')
+      );
     default:
       return message;
   }

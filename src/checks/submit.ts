@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type { RequestCorrection } from '../contract/check-response.ts';
 import { uuidv7 } from '../ids.ts';
 import { CHECKS_CHANNEL, wake } from '../store/channels.ts';
 import {
@@ -21,21 +22,25 @@ import {
   releaseIdempotencyKey,
 } from '../store/checks.ts';
 import type { Queryable } from '../store/db.ts';
+import { IDEMPOTENCY_WINDOW_MS, insertIdempotently } from './idempotency.ts';
 import { type FieldProblem, validateCheckRequest } from './request.ts';
-
-const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
+import { repairCheckRequest } from './request-repair.ts';
 
 export type SubmitResult =
-  | { ok: true; id: string; replayed: boolean }
+  | { ok: true; id: string; replayed: boolean; corrections: RequestCorrection[] }
   | { ok: false; problems: FieldProblem[] }
   | { ok: false; conflict: string };
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
 
 export function isValidIdempotencyKey(key: string): boolean {
   return /^[\x21-\x7e]{1,255}$/.test(key);
 }
 
 /** Hash of the body with object keys sorted, so key order and whitespace do not matter. */
-function requestHash(body: unknown): string {
+export function requestHash(body: unknown): string {
   const canonical = (v: unknown): unknown =>
     Array.isArray(v)
       ? v.map(canonical)
@@ -51,6 +56,19 @@ function requestHash(body: unknown): string {
     .digest('hex');
 }
 
+/**
+ * The submit's `reuseWithinHours` is how the check may be answered, not part of the question: it is kept
+ * apart from the stored request (which is what the payer is asked). null: the organization default applies
+ * at insert; 0: never reused (also whenever `allowReuse` is false).
+ */
+export function splitReuseWindow(
+  body: EligibilityCheckRequest,
+  allowReuse = true,
+): { request: EligibilityCheckRequest; reuseWithinHours: number | null } {
+  const { reuseWithinHours, ...request } = body;
+  return { request, reuseWithinHours: allowReuse ? (reuseWithinHours ?? null) : 0 };
+}
+
 export async function submitCheck(
   db: Queryable,
   organizationId: string,
@@ -60,16 +78,34 @@ export async function submitCheck(
     wake?: () => void;
     /** The directory's canonical id for an id or alias; undefined keeps the id as sent (unknown: SH01). */
     canonicalPayerId?: (tradingPartnerServiceId: string) => string | undefined;
+    /** Whether the payer's member ids keep their spaces and dashes (payer directory); default: no. */
+    keepsMemberIdSeparators?: (tradingPartnerServiceId: string) => boolean;
+    /**
+     * false: this check is never answered from an earlier one, whatever the body or the organization
+     * default say (the runs of a monitor, whose point is to ask the payer). Default: true.
+     */
+    allowReuse?: boolean;
   } = {},
 ): Promise<SubmitResult> {
-  const problems = validateCheckRequest(body);
+  // Repairs run before validation, so a repairable value (a date written 1980-01-15) is accepted.
+  const payerId =
+    isRecord(body) && typeof body.tradingPartnerServiceId === 'string' ? body.tradingPartnerServiceId : '';
+  const repaired = repairCheckRequest(body, {
+    keepMemberIdSeparators: payerId ? options.keepsMemberIdSeparators?.(payerId) : false,
+  });
+  const problems = validateCheckRequest(repaired.body);
   if (problems.length) return { ok: false, problems };
-  const sent = body as EligibilityCheckRequest;
-  const canonical = options.canonicalPayerId?.(sent.tradingPartnerServiceId);
+  const corrections = repaired.corrections;
+  const requestCorrections = corrections.length ? corrections : null;
+  const { request: asked, reuseWithinHours } = splitReuseWindow(
+    repaired.body as EligibilityCheckRequest,
+    options.allowReuse,
+  );
+  const canonical = options.canonicalPayerId?.(asked.tradingPartnerServiceId);
   const request =
-    canonical && canonical !== sent.tradingPartnerServiceId
-      ? { ...sent, tradingPartnerServiceId: canonical }
-      : sent;
+    canonical && canonical !== asked.tradingPartnerServiceId
+      ? { ...asked, tradingPartnerServiceId: canonical }
+      : asked;
   const key = options.idempotencyKey ?? null;
   const wakeWorkers = () => (options.wake ? options.wake() : wake(db, CHECKS_CHANNEL));
   if (key === null) {
@@ -80,39 +116,34 @@ export async function submitCheck(
       organizationId,
       tradingPartnerServiceId: request.tradingPartnerServiceId,
       request,
+      requestCorrections,
+      reuseWithinHours,
     });
     await wakeWorkers();
-    return { ok: true, id, replayed: false };
+    return { ok: true, id, replayed: false, corrections };
   }
   const hash = requestHash(body);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const id = uuidv7();
-    const inserted = await insertCheckUnlessKeyTaken(db, {
-      id,
-      organizationId,
-      tradingPartnerServiceId: request.tradingPartnerServiceId,
-      request,
-      idempotencyKey: key,
-      requestHash: hash,
-    });
-    if (inserted) {
-      // The row is committed: wake the workers (coalesced; without a waker, one NOTIFY per check).
-      await wakeWorkers();
-      return { ok: true, id, replayed: false };
-    }
-    const prior = await findCheckByIdempotencyKey(db, organizationId, key, IDEMPOTENCY_WINDOW_MS);
-    if (!prior) continue; // released between the two statements: try again
-    if (prior.expired) {
-      await releaseIdempotencyKey(db, prior.id, key);
-      continue;
-    }
-    if (prior.requestHash !== hash) {
-      return {
-        ok: false,
-        conflict: 'Idempotency-Key was already used with a different request body in the last 24 hours.',
-      };
-    }
-    return { ok: true, id: prior.id, replayed: true };
-  }
-  throw new Error('idempotent insert did not settle');
+  const settled = await insertIdempotently(hash, {
+    insert: async () => {
+      const id = uuidv7();
+      const inserted = await insertCheckUnlessKeyTaken(db, {
+        id,
+        organizationId,
+        tradingPartnerServiceId: request.tradingPartnerServiceId,
+        request,
+        requestCorrections,
+        reuseWithinHours,
+        idempotencyKey: key,
+        requestHash: hash,
+      });
+      return inserted ? id : undefined;
+    },
+    holder: () => findCheckByIdempotencyKey(db, organizationId, key, IDEMPOTENCY_WINDOW_MS),
+    release: (holder) => releaseIdempotencyKey(db, holder.id, key),
+    replay: async (holder) => holder.id,
+  });
+  if (!settled.ok) return settled;
+  // A new row is committed: wake the workers (coalesced; without a waker, one NOTIFY per check).
+  if (!settled.replayed) await wakeWorkers();
+  return { ok: true, id: settled.value, replayed: settled.replayed, corrections };
 }

@@ -15,7 +15,7 @@ export interface OptionSpec {
 }
 
 export interface Io {
-  stdout: NodeJS.WritableStream;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
@@ -37,6 +37,11 @@ export interface CommandSpec {
   /** Positional arguments, all required, e.g. `FILE`. */
   positionals?: { name: string; description: string }[];
   run(input: CommandInput): Promise<number>;
+}
+
+/** A runtime failure the CLI reports in words (exit 1), as opposed to a usage error (exit 2). */
+export class CliError extends Error {
+  override name = 'CliError';
 }
 
 /** A command line that names no command, or gives a command what it does not take: exit 2. */

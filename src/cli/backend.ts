@@ -8,10 +8,7 @@ import { openStore } from '../store/open.ts';
 import { runAdminOp } from '../tenancy/admin-ops.ts';
 import { deriveServiceKeys, loadOrCreateMasterSecret } from '../tenancy/master-secret.ts';
 import { createSecretBox } from '../webhooks/signing-secrets.ts';
-
-export class CliError extends Error {
-  override name = 'CliError';
-}
+import { CliError } from './args.ts';
 
 export async function adminCall(config: Config, op: string, args: Record<string, unknown>): Promise<unknown> {
   const lock = config.databaseUrl ? undefined : readLock(config.dataDir);

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { DataDirLockedError } from '../store/datadir-lock.ts';
 import { DataDirPermissionError } from '../store/private-dir.ts';
 import {
+  CliError,
   type CommandSpec,
   commandHelp,
   type Io,
@@ -15,9 +16,10 @@ import {
   UsageError,
   usageLine,
 } from './args.ts';
-import { CliError } from './backend.ts';
 import { ADMIN_COMMANDS } from './commands/admin.ts';
+import { BATCH_COMMANDS } from './commands/batch.ts';
 import { CHECK_COMMAND } from './commands/check.ts';
+import { MONITOR_COMMANDS } from './commands/monitor.ts';
 import { PAYER_LIST_COMMAND } from './commands/payer.ts';
 import { SERVE_COMMANDS } from './commands/serve.ts';
 import { X12_PARSE_COMMAND } from './commands/x12.ts';
@@ -26,6 +28,8 @@ const COMMANDS: readonly CommandSpec[] = [
   ...SERVE_COMMANDS,
   ...ADMIN_COMMANDS,
   CHECK_COMMAND,
+  ...BATCH_COMMANDS,
+  ...MONITOR_COMMANDS,
   PAYER_LIST_COMMAND,
   X12_PARSE_COMMAND,
 ];

@@ -5,6 +5,9 @@
  */
 import Type, { type Static } from 'typebox';
 
+/** The longest reuse window a submit may ask for: a week (docs/history.md says why). */
+export const MAX_REUSE_WITHIN_HOURS = 168;
+
 const Date8 = (description: string) => Type.String({ pattern: '^[0-9]{8}$', description });
 
 export const EligibilityCheckRequest = Type.Object(
@@ -24,6 +27,7 @@ export const EligibilityCheckRequest = Type.Object(
         providerType: Type.Optional(Type.Union([Type.Literal('provider'), Type.Literal('facility')])),
       },
       {
+        $id: 'RequestProvider',
         additionalProperties: false,
         description: 'Needs `npi` and either `organizationName` or `firstName` + `lastName`.',
       },
@@ -34,10 +38,17 @@ export const EligibilityCheckRequest = Type.Object(
         firstName: Type.String({ minLength: 1, maxLength: 35 }),
         lastName: Type.String({ minLength: 1, maxLength: 60 }),
         middleName: Type.Optional(Type.String({ minLength: 1, maxLength: 25 })),
+        suffix: Type.Optional(
+          Type.String({
+            pattern: '^[A-Za-z0-9]{1,10}$',
+            description:
+              'Name suffix such as `JR`, `SR` or `III` (270 NM107). A suffix written in `lastName` is moved here (CAQH CORE rule 258).',
+          }),
+        ),
         dateOfBirth: Date8('YYYYMMDD, a real date, not in the future.'),
         gender: Type.Optional(Type.Union([Type.Literal('M'), Type.Literal('F'), Type.Literal('U')])),
       },
-      { additionalProperties: false },
+      { $id: 'RequestSubscriber', additionalProperties: false },
     ),
     encounter: Type.Optional(
       Type.Object(
@@ -51,10 +62,18 @@ export const EligibilityCheckRequest = Type.Object(
           ),
           dateOfService: Type.Optional(Date8('YYYYMMDD, a real date from 19000101 to 20991231.')),
         },
-        { additionalProperties: false },
+        { $id: 'Encounter', additionalProperties: false },
       ),
     ),
+    reuseWithinHours: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_REUSE_WITHIN_HOURS,
+        description:
+          'An addition to the spec (no paid re-checks): when a COMPLETED check of this organization asked the same question (same payer, provider NPI, subscriber, service types and date of service) and finished within this many hours, no payer call is made and this check completes with that result (`meta.reusedFrom` names it). 1 to 168 (a week); 0 never reuses, whatever the organization default. Absent: the organization default (off unless set in the portal).',
+      }),
+    ),
   },
-  { additionalProperties: false, title: 'EligibilityCheckRequest' },
+  { $id: 'EligibilityCheckRequest', additionalProperties: false, title: 'EligibilityCheckRequest' },
 );
 export type EligibilityCheckRequest = Static<typeof EligibilityCheckRequest>;

@@ -82,12 +82,20 @@ export const ResponseDependent = Type.Object(
     entityType: OptStr(),
     address: Type.Optional(Address),
     aaaErrors: Type.Optional(Type.Array(EligibilityCheckError)),
+    relationToSubscriber: OptStr('INS02 in words, e.g. `Child`, `Spouse`.'),
+    relationToSubscriberCode: OptStr('INS02: `01` spouse, `19` child, `G8` other relationship, ...'),
   },
   { $id: 'ResponseDependent' },
 );
 
 export const PlanInformation = Type.Object(
-  { planName: OptStr(), insuranceType: OptStr(), insuranceTypeCode: OptStr(), groupNumber: OptStr() },
+  {
+    planName: OptStr(),
+    insuranceType: OptStr(),
+    insuranceTypeCode: OptStr(),
+    groupNumber: OptStr(),
+    planNumber: OptStr('REF*18 of the patient (2100D when a dependent), else of the subscriber.'),
+  },
   { $id: 'PlanInformation' },
 );
 
@@ -160,39 +168,48 @@ export const BenefitEntry = Type.Object(
   { $id: 'BenefitEntry' },
 );
 
-export const AdditionalInformation = Type.Object({ code: OptStr(), description: OptStr() });
+export const AdditionalInformation = Type.Object(
+  { code: OptStr(), description: OptStr() },
+  { $id: 'AdditionalInformation' },
+);
 
-export const BenefitsServiceDelivery = Type.Object({
-  quantityQualifierCode: OptStr(),
-  quantityQualifier: OptStr(),
-  quantity: OptStr(),
-  unitForMeasurementCode: OptStr(),
-  unitForMeasurement: OptStr(),
-  sampleSelectionModulus: OptStr(),
-  timePeriodQualifierCode: OptStr(),
-  timePeriodQualifier: OptStr(),
-  numOfPeriods: OptStr(),
-  deliveryFrequencyCode: OptStr(),
-  deliveryFrequency: OptStr(),
-  deliveryPatternTimeCode: OptStr(),
-  deliveryPatternTime: OptStr(),
-});
+export const BenefitsServiceDelivery = Type.Object(
+  {
+    quantityQualifierCode: OptStr(),
+    quantityQualifier: OptStr(),
+    quantity: OptStr(),
+    unitForMeasurementCode: OptStr(),
+    unitForMeasurement: OptStr(),
+    sampleSelectionModulus: OptStr(),
+    timePeriodQualifierCode: OptStr(),
+    timePeriodQualifier: OptStr(),
+    numOfPeriods: OptStr(),
+    deliveryFrequencyCode: OptStr(),
+    deliveryFrequency: OptStr(),
+    deliveryPatternTimeCode: OptStr(),
+    deliveryPatternTime: OptStr(),
+  },
+  { $id: 'BenefitsServiceDelivery' },
+);
 
-export const BenefitsRelatedEntity = Type.Object({
-  entityIdentifierCode: OptStr(),
-  entityIdentifier: OptStr(),
-  entityType: OptStr(),
-  entityName: OptStr(),
-  entityFirstname: OptStr(),
-  entityMiddlename: OptStr(),
-  entityIdentificationCode: OptStr(),
-  entityIdentification: OptStr(),
-  entityIdentificationValue: OptStr(),
-  address: Type.Optional(Address),
-  contactInformation: Type.Optional(
-    Type.Array(Type.Object({ communicationMode: OptStr(), communicationNumber: OptStr(), name: OptStr() })),
-  ),
-});
+export const BenefitsRelatedEntity = Type.Object(
+  {
+    entityIdentifierCode: OptStr(),
+    entityIdentifier: OptStr(),
+    entityType: OptStr(),
+    entityName: OptStr(),
+    entityFirstname: OptStr(),
+    entityMiddlename: OptStr(),
+    entityIdentificationCode: OptStr(),
+    entityIdentification: OptStr(),
+    entityIdentificationValue: OptStr(),
+    address: Type.Optional(Address),
+    contactInformation: Type.Optional(
+      Type.Array(Type.Object({ communicationMode: OptStr(), communicationNumber: OptStr(), name: OptStr() })),
+    ),
+  },
+  { $id: 'BenefitsRelatedEntity' },
+);
 
 export const BenefitsInformation = Type.Object(
   {
@@ -249,6 +266,19 @@ export const EligibilityMeta = Type.Object(
     senderId: OptStr(),
     submitterId: OptStr(),
     traceId: OptStr(),
+    reusedFrom: Type.Optional(
+      Type.Object(
+        {
+          id: Str('The earlier check whose result this check repeats.'),
+          finishedAt: Str('When that check finished (ISO 8601, UTC).'),
+        },
+        {
+          $id: 'ReusedFrom',
+          description:
+            'An addition to the spec, present only on a check answered from an earlier one (`reuseWithinHours`): no payer call was made.',
+        },
+      ),
+    ),
   },
   { $id: 'EligibilityMeta' },
 );
@@ -271,15 +301,55 @@ export const CheckStatus = Type.Union(
 );
 export type CheckStatus = Static<typeof CheckStatus>;
 
-export const CheckConfidence = Type.Object({
-  score: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]),
-  criteria: Type.Record(Type.String(), Type.Boolean()),
-});
+export const CheckConfidence = Type.Object(
+  {
+    score: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]),
+    criteria: Type.Record(Type.String(), Type.Boolean()),
+  },
+  { $id: 'CheckConfidence' },
+);
+
+export const VerdictStatus = Type.Union(
+  [Type.Literal('ACTIVE'), Type.Literal('INACTIVE'), Type.Literal('UNDETERMINED'), Type.Literal('FAILED')],
+  { $id: 'VerdictStatus' },
+);
+
+export const Verdict = Type.Object(
+  {
+    status: VerdictStatus,
+    summary: Str(
+      'One line a person can act on, e.g. "Coverage active: Sandbox PPO Gold, in network" or "Could not check: Payer not supported".',
+    ),
+    reason: OptStr('For FAILED, the code of the first error (an AAA03 reason or SH01-SH04).'),
+    since: OptStr('For INACTIVE, the date (YYYYMMDD) the coverage ended, when the payer said.'),
+  },
+  {
+    $id: 'Verdict',
+    description:
+      'An addition to the spec: what a finished check means for the visit. Present on COMPLETED and FAILED checks.',
+  },
+);
+
+export const RequestCorrection = Type.Object(
+  {
+    field: Str('JSON path of the corrected request field, e.g. `subscriber.lastName`.'),
+    code: Str(
+      'What kind of repair: `NAME_DIACRITICS_FOLDED`, `NAME_PUNCTUATION_REMOVED`, `NAME_SPACES_REMOVED`, `NAME_SUFFIX_MOVED`, `MEMBER_ID_SEPARATORS_REMOVED`, `DATE_REFORMATTED` or `TRIMMED_TO_MAX_LENGTH` (docs/errors.md).',
+    ),
+    description: Str('What was done, in words; never the value.'),
+  },
+  {
+    $id: 'RequestCorrection',
+    description:
+      'An addition to the spec: one repair the service made to the request before sending it (docs/errors.md "Request repair").',
+  },
+);
 
 export const EligibilityCheckResponse = Type.Object(
   {
     id: Str(),
     status: CheckStatus,
+    verdict: Type.Optional(Verdict),
     provider: Type.Optional(Provider),
     payer: Type.Optional(Payer),
     subscriber: Type.Optional(ResponseSubscriber),
@@ -299,8 +369,29 @@ export const EligibilityCheckResponse = Type.Object(
     meta: Type.Optional(EligibilityMeta),
     subscriberTraceNumbers: Type.Optional(Type.Array(SubscriberTraceNumber)),
     x12: OptStr('Raw X12 271 text.'),
+    requestCorrections: Type.Optional(
+      Type.Array(RequestCorrection, {
+        description:
+          'An addition to the spec: the repairs made to the request at submission (what the payer was sent differs from what the client wrote). Present only when there were any.',
+      }),
+    ),
   },
   { $id: 'EligibilityCheckResponse' },
+);
+
+/** The 202 of `POST /api/eligibility`: the check is stored and runs asynchronously. */
+export const EligibilityCheckAccepted = Type.Object(
+  {
+    id: Type.String({ description: 'Check id (UUIDv7); poll `GET /api/eligibility/{id}/status`.' }),
+    status: Type.Literal('IN_PROGRESS'),
+    requestCorrections: Type.Optional(
+      Type.Array(RequestCorrection, {
+        description:
+          'An addition to the spec, present only when the request was repaired: what was changed before the check was stored. The finished check repeats it.',
+      }),
+    ),
+  },
+  { $id: 'EligibilityCheckAccepted' },
 );
 
 export type Address = Static<typeof Address>;
@@ -319,4 +410,8 @@ export type Warning = Static<typeof Warning>;
 export type EligibilityMeta = Static<typeof EligibilityMeta>;
 export type SubscriberTraceNumber = Static<typeof SubscriberTraceNumber>;
 export type CheckConfidence = Static<typeof CheckConfidence>;
+export type VerdictStatus = Static<typeof VerdictStatus>;
+export type Verdict = Static<typeof Verdict>;
+export type RequestCorrection = Static<typeof RequestCorrection>;
 export type EligibilityCheckResponse = Static<typeof EligibilityCheckResponse>;
+export type EligibilityCheckAccepted = Static<typeof EligibilityCheckAccepted>;

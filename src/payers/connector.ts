@@ -66,6 +66,8 @@ export interface PayerEntry {
   concurrency?: number;
   /** Time budget of one call; default PAYER_TIMEOUT_MS. */
   timeoutMs?: number;
+  /** Member ids of this payer contain spaces or dashes: submission keeps them (default: removes them). */
+  keepMemberIdSeparators?: boolean;
   /** The 270's ISA/GS ids where they differ from X12_SENDER_ID/X12_SENDER_QUALIFIER and `payerId`/ZZ. */
   envelope?: EnvelopeIds;
 }
@@ -75,4 +77,6 @@ export interface EnvelopeIds {
   senderQualifier?: string;
   receiverId?: string;
   receiverQualifier?: string;
+  /** ISA15: `P` unless the entry says `T` (the sandbox payer, or a gateway's test environment). */
+  usageIndicator?: 'P' | 'T';
 }

@@ -218,6 +218,7 @@ export function loadPayerEntries(settings: DirectorySettings, options: LoadOptio
       concurrency: e.concurrency,
       timeoutMs: timeoutOf(e, settings),
       envelope: envelopeOf(c),
+      ...(e.keepMemberIdSeparators ? { keepMemberIdSeparators: true } : {}),
     });
   }
   if (problems.length) {
@@ -252,6 +253,7 @@ function envelopeOf(c: ConnectorConfig): PayerEntry['envelope'] {
     senderQualifier: c.senderQualifier,
     receiverId: c.receiverId,
     receiverQualifier: c.receiverQualifier,
+    usageIndicator: c.usageIndicator,
   };
   const set = Object.entries(ids).filter(([, v]) => v !== undefined);
   return set.length ? Object.fromEntries(set) : undefined;

@@ -31,6 +31,11 @@ const EnvelopeOverrides = {
   senderQualifier: Type.Optional(X12Qualifier),
   receiverId: Type.Optional(X12Id),
   receiverQualifier: Type.Optional(X12Qualifier),
+  usageIndicator: Type.Optional(
+    Type.Union([Type.Literal('P'), Type.Literal('T')], {
+      description: "ISA15: `P` (production, the default) or `T` (test: a gateway's test environment).",
+    }),
+  ),
 };
 
 /**
@@ -104,6 +109,8 @@ export const PayerDirectoryEntry = Type.Object(
     connector: ConnectorConfig,
     concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 1024 })),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
+    /** The payer's member ids contain spaces or dashes, so submission keeps them (default: removed). */
+    keepMemberIdSeparators: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -30,7 +30,8 @@ export function createPayerDirectory(entries: readonly PayerEntry[]): PayerDirec
 
 /** The directory entry of the built-in sandbox payer (`SANDBOX` → Sandbox Health Plan). */
 export function sandboxPayerEntry(connector: PayerConnector): PayerEntry {
-  return { ...SANDBOX_PAYER, connector, connectorType: 'sandbox' };
+  // The sandbox is a test payer: its 270s say so in ISA15, and its results say `applicationMode: sandbox`.
+  return { ...SANDBOX_PAYER, connector, connectorType: 'sandbox', envelope: { usageIndicator: 'T' } };
 }
 
 /** A payer as listings show it (GET /api/payers, `elig payer list`, the portal): never a URL or a secret. */

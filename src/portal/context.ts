@@ -10,6 +10,7 @@ import type { PortalSession } from '../tenancy/sessions.ts';
 import type { SecretBox } from '../webhooks/signing-secrets.ts';
 import type { SafeHtml } from './html.ts';
 import { messagePage } from './layout.ts';
+import { noticeFor } from './notices.ts';
 import type { PasswordVerifier } from './passwords.ts';
 
 export interface PortalDeps {
@@ -33,6 +34,10 @@ export interface PortalDeps {
   verifyPassword?: PasswordVerifier;
   /** PUBLIC_URL: the base of every link the portal hands out; when https, pages also send HSTS. */
   publicUrl?: string;
+  /** BATCH_MAX_PENDING_CHECKS, for batches uploaded on the Batches page; default its configured default. */
+  batchMaxPendingChecks?: number;
+  /** MONITOR_MAX_PER_ORGANIZATION (default 10,000). */
+  monitorMaxPerOrganization?: number;
   /** The address this process listens on: the base of links when PUBLIC_URL is not set. */
   listenUrl: () => string;
 }
@@ -111,6 +116,16 @@ export function queryValue(request: FastifyRequest, name: string): string {
   const v: unknown = q !== null && typeof q === 'object' ? Reflect.get(q, name) : undefined;
   return typeof v === 'string' ? v : '';
 }
+
+/** The status line a redirect asked for (`?notice=key-created`), from the fixed table in notices.ts. */
+export function noticeOf(request: FastifyRequest): string | undefined {
+  return noticeFor(queryValue(request, 'notice'));
+}
+
+/** Route options of the pages only an organization's owners may open. */
+export const ownerOnly = { config: { access: 'owner' as const } };
+/** The same, for a page about one thing by its id (`/settings/team/:id/...`). */
+export const ownerOnlyById = { ...ownerOnly, schema: { params: IdParams } };
 
 /** The 404 page: also what another organization's check, key or delivery looks like. */
 export function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -40,12 +40,17 @@ export function x12Date(text: string | null | undefined): SafeHtml | string {
   return range ? `${one(range[1]!)} to ${one(range[2]!)}` : one(text);
 }
 
-/** ISO timestamp → `2026-05-01 14:03:07 UTC`, in a <time> element. */
+/**
+ * ISO timestamp → `2026-05-01 14:03:07 UTC` in a <time> element, UTC also on hover. portal.js rewrites the
+ * text in the organization's time zone (the page's `data-time-zone`) or, when it has none, the browser's;
+ * without the script the page reads in UTC, labelled as such.
+ */
 export function timestamp(iso: string | null | undefined): SafeHtml {
   if (!iso) return notStated();
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return html`${iso}`;
-  return html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 19).replace('T', ' ')} UTC</time>`;
+  const utc = `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return html`<time datetime="${d.toISOString()}" title="${utc}">${utc}</time>`;
 }
 
 export function milliseconds(ms: number | null | undefined): SafeHtml | string {

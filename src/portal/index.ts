@@ -25,9 +25,14 @@ import {
 import { cookieNames, formTokenValid, tokensEqual } from './csrf.ts';
 import { html } from './html.ts';
 import { messagePage } from './layout.ts';
+import { acceptMultipartForms } from './multipart.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
+import { batchRoutes } from './routes/batches.ts';
 import { checkRoutes } from './routes/checks.ts';
 import { newCheckRoutes } from './routes/checks-new.ts';
+import { resubmitCheckRoutes } from './routes/checks-resubmit.ts';
+import { monitorRoutes } from './routes/monitors.ts';
+import { organizationRoutes } from './routes/organization.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { teamRoutes } from './routes/team.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -58,19 +63,15 @@ const SECURITY_HEADERS = {
 /** One year, subdomains included: the portal's pages carry PHI and session cookies. */
 export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
 
+const asset = (name: string, type: string) => ({
+  type,
+  body: readFileSync(projectPath('src', 'portal', 'assets', name)),
+});
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
-  'portal.css': {
-    type: 'text/css; charset=utf-8',
-    body: readFileSync(projectPath('src', 'portal', 'assets', 'portal.css')),
-  },
-  'favicon.svg': {
-    type: 'image/svg+xml',
-    body: readFileSync(projectPath('src', 'portal', 'assets', 'favicon.svg')),
-  },
-  'portal.js': {
-    type: 'text/javascript; charset=utf-8',
-    body: readFileSync(projectPath('src', 'portal', 'assets', 'portal.js')),
-  },
+  'portal.css': asset('portal.css', 'text/css; charset=utf-8'),
+  'print.css': asset('print.css', 'text/css; charset=utf-8'),
+  'favicon.svg': asset('favicon.svg', 'image/svg+xml'),
+  'portal.js': asset('portal.js', 'text/javascript; charset=utf-8'),
 };
 
 /** Every link the portal renders and every redirect it sends is absolute under this prefix. */
@@ -93,6 +94,7 @@ export const portalPlugin: FastifyPluginAsyncTypebox<PortalOptions> = declarePlu
     portal.decorateRequest('portalFormToken', undefined);
     await portal.register(fastifyCookie);
     await portal.register(fastifyFormbody);
+    acceptMultipartForms(portal);
     const names = cookieNames(deps.secureCookies);
     // Expired sessions are useless but linger until purged; once an hour is plenty.
     const purge = setInterval(() => void purgeExpiredSessions(deps.db).catch(() => {}), 3600_000).unref();
@@ -157,9 +159,13 @@ export const portalPlugin: FastifyPluginAsyncTypebox<PortalOptions> = declarePlu
     await portal.register(signInRoutes, deps);
     await portal.register(checkRoutes, deps);
     await portal.register(newCheckRoutes, deps);
+    await portal.register(resubmitCheckRoutes, deps);
+    await portal.register(batchRoutes, deps);
+    await portal.register(monitorRoutes, deps);
     await portal.register(apiKeyRoutes, deps);
     await portal.register(webhookRoutes, deps);
     await portal.register(teamRoutes, deps);
+    await portal.register(organizationRoutes, deps);
   },
   { name: 'portal' },
 );
@@ -192,7 +198,7 @@ async function guard(request: FastifyRequest, reply: FastifyReply, deps: PortalD
     access === 'anonymous'
       ? formTokenValid(request, deps.tokenKey, deps.secureCookies, presented)
       : Boolean(session && presented && tokensEqual(session.csrfToken, presented));
-  if (!valid || !sameOrigin(request)) {
+  if (!valid || !sameOrigin(request, deps.publicUrl)) {
     request.log.warn(
       { route: request.routeOptions.url },
       'portal form rejected: missing or wrong CSRF token',
@@ -213,14 +219,17 @@ async function guard(request: FastifyRequest, reply: FastifyReply, deps: PortalD
 /**
  * A second line behind the token: browsers mark cross-site requests (Sec-Fetch-Site) and name the origin of
  * a POST. With `Referrer-Policy: no-referrer` Chromium sends `Origin: null` for our own forms, so "null"
- * proves nothing either way and only a named foreign origin is refused.
+ * proves nothing either way and only a named foreign origin is refused. Ours is the Host the request came
+ * to, or PUBLIC_URL's origin: behind a reverse proxy that rewrites Host, the browser names the public one.
  */
-function sameOrigin(request: FastifyRequest): boolean {
+function sameOrigin(request: FastifyRequest, publicUrl: string | undefined): boolean {
   if (request.headers['sec-fetch-site'] === 'cross-site') return false;
   const origin = request.headers.origin;
   if (!origin || origin === 'null') return true;
   try {
-    return new URL(origin).host === request.headers.host;
+    const named = new URL(origin);
+    if (named.host === request.headers.host) return true;
+    return publicUrl !== undefined && named.origin === new URL(publicUrl).origin;
   } catch {
     return false;
   }

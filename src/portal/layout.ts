@@ -7,14 +7,25 @@ import { type HtmlValue, html, type SafeHtml } from './html.ts';
 
 const ASSET_VERSION = '1';
 
-export type NavItem = 'checks' | 'run' | 'api-keys' | 'webhooks' | 'team';
+export type NavItem =
+  | 'checks'
+  | 'run'
+  | 'batches'
+  | 'monitors'
+  | 'api-keys'
+  | 'webhooks'
+  | 'team'
+  | 'organization';
 
 const NAV: { id: NavItem; label: string; href: string; ownerOnly: boolean }[] = [
   { id: 'checks', label: 'Checks', href: '/portal/checks', ownerOnly: false },
   { id: 'run', label: 'Run a check', href: '/portal/checks/new', ownerOnly: false },
+  { id: 'batches', label: 'Batches', href: '/portal/batches', ownerOnly: false },
+  { id: 'monitors', label: 'Monitors', href: '/portal/monitors', ownerOnly: false },
   { id: 'api-keys', label: 'API keys', href: '/portal/settings/api-keys', ownerOnly: true },
   { id: 'webhooks', label: 'Webhooks', href: '/portal/settings/webhooks', ownerOnly: true },
   { id: 'team', label: 'Team', href: '/portal/settings/team', ownerOnly: true },
+  { id: 'organization', label: 'Organization', href: '/portal/settings/organization', ownerOnly: true },
 ];
 
 export interface PageOptions {
@@ -40,20 +51,44 @@ function navigation(session: PortalSession, current: NavItem | undefined): SafeH
   )}</ul></nav>`;
 }
 
-export function page(o: PageOptions): SafeHtml {
-  const s = o.session;
+/** The document's start up to `</head>`, shared by the portal pages and the print view. */
+export function documentHead(o: { title: string; stylesheet: string; refreshSeconds?: number }): SafeHtml {
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${o.refreshSeconds ? html`<meta http-equiv="refresh" content="${o.refreshSeconds}">` : ''}
-<title>${o.title} · Eligibility portal</title>
+<title>${o.title}</title>
 <link rel="icon" href="/portal/assets/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/portal/assets/portal.css?v=${ASSET_VERSION}">
+<link rel="stylesheet" href="/portal/assets/${o.stylesheet}?v=${ASSET_VERSION}">
 <script src="/portal/assets/portal.js?v=${ASSET_VERSION}" defer></script>
-</head>
-<body>
+</head>`;
+}
+
+/** A page of the settings menu: titled and headed with its menu label, marked current in the menu. */
+export function settingsPage(
+  s: PortalSession,
+  current: Exclude<NavItem, 'checks' | 'run' | 'batches' | 'monitors'>,
+  notice: string | undefined,
+  body: HtmlValue,
+): SafeHtml {
+  const title = NAV.find((n) => n.id === current)!.label;
+  return page({
+    title,
+    session: s,
+    current,
+    notice,
+    body: html`<h1>${title}</h1>
+${body}`,
+  });
+}
+
+export function page(o: PageOptions): SafeHtml {
+  const s = o.session;
+  const title = `${o.title} · Eligibility portal`;
+  return html`${documentHead({ title, stylesheet: 'portal.css', refreshSeconds: o.refreshSeconds })}
+<body${s?.organizationTimeZone ? html` data-time-zone="${s.organizationTimeZone}"` : ''}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site-head">
   <div class="bar">
@@ -71,7 +106,7 @@ ${o.refreshSeconds ? html`<meta http-equiv="refresh" content="${o.refreshSeconds
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
 ${o.body}
 </main>
-<footer class="site-foot"><p>Eligibility service · provider portal</p></footer>
+<footer class="site-foot"><p>Eligibility service · provider portal · <a href="/docs">API reference</a></p></footer>
 </body>
 </html>`;
 }

@@ -2,7 +2,7 @@
  * The `api_keys` table: every statement that reads or writes it. Generating, hashing and checking keys
  * stays in src/tenancy/api-keys.ts. Row typing as described at the top of organizations.ts.
  */
-import type { Queryable } from './db.ts';
+import { firstRow, type Queryable } from './db.ts';
 import type { apiKeys, organizations } from './schema.ts';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -24,18 +24,14 @@ export type ActiveKeyRow = Pick<ApiKeyRow, 'id' | 'organizationId' | 'hash' | 's
   Pick<typeof organizations.$inferSelect, 'eligibilityEnabled'>;
 
 /** The unrevoked key with this prefix, with whether its organization may run checks. */
-export async function findActiveKeyByPrefix(
-  db: Queryable,
-  prefix: string,
-): Promise<ActiveKeyRow | undefined> {
-  const { rows } = await db.query<ActiveKeyRow>(
+export const findActiveKeyByPrefix = (db: Queryable, prefix: string) =>
+  firstRow<ActiveKeyRow>(
+    db,
     `SELECT k.id, k.organization_id AS "organizationId", k.hash, k.scopes, o.eligibility_enabled AS "eligibilityEnabled"
        FROM api_keys k JOIN organizations o ON o.id = k.organization_id
       WHERE k.prefix = $1 AND k.revoked_at IS NULL`,
     [prefix],
   );
-  return rows[0];
-}
 
 export type ApiKeyListRow = Omit<ApiKeyRow, 'hash'>;
 

@@ -3,20 +3,39 @@
  * own statements (claim, retry, release, finish) are in src/store/queue/; row typing as described at the
  * top of organizations.ts.
  */
-import type { Queryable } from './db.ts';
+import { findIdempotencyKeyHolder, findOwnedRow, type Queryable, releaseIdempotencyKeyOf } from './db.ts';
 import type { checks } from './schema.ts';
 
 export type CheckRow = typeof checks.$inferSelect;
 
+type NewCheck = Pick<CheckRow, 'id' | 'organizationId' | 'tradingPartnerServiceId' | 'request'> &
+  Partial<Pick<CheckRow, 'requestCorrections' | 'reuseWithinHours'>>;
+
+/**
+ * The reuse window stored on a new check: the submit's own (0: never), else the organization's default
+ * as it is now, read in the insert itself (no extra round trip). `$2` is the organization id.
+ */
+const REUSE_WINDOW = (param: string) =>
+  `COALESCE(${param}::int, (SELECT o.reuse_within_hours FROM organizations o WHERE o.id = $2))`;
+
+/** A JSON array as a jsonb parameter: the drivers would send a JS array as a PostgreSQL array. */
+const corrections = (check: NewCheck) =>
+  check.requestCorrections == null ? null : JSON.stringify(check.requestCorrections);
+
 /** A new check, IN_PROGRESS and due now. */
-export async function insertCheck(
-  db: Queryable,
-  check: Pick<CheckRow, 'id' | 'organizationId' | 'tradingPartnerServiceId' | 'request'>,
-): Promise<void> {
+export async function insertCheck(db: Queryable, check: NewCheck): Promise<void> {
   await db.query(
-    `INSERT INTO checks (id, organization_id, status, trading_partner_service_id, request)
-     VALUES ($1, $2, 'IN_PROGRESS', $3, $4)`,
-    [check.id, check.organizationId, check.tradingPartnerServiceId, check.request],
+    `INSERT INTO checks (id, organization_id, status, trading_partner_service_id, request, request_corrections,
+                         reuse_within_hours)
+     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5::jsonb, ${REUSE_WINDOW('$6')})`,
+    [
+      check.id,
+      check.organizationId,
+      check.tradingPartnerServiceId,
+      check.request,
+      corrections(check),
+      check.reuseWithinHours ?? null,
+    ],
   );
 }
 
@@ -26,14 +45,12 @@ export async function insertCheck(
  */
 export async function insertCheckUnlessKeyTaken(
   db: Queryable,
-  check: Pick<CheckRow, 'id' | 'organizationId' | 'tradingPartnerServiceId' | 'request'> & {
-    idempotencyKey: string;
-    requestHash: string;
-  },
+  check: NewCheck & { idempotencyKey: string; requestHash: string },
 ): Promise<boolean> {
   const { rows } = await db.query<Pick<CheckRow, 'id'>>(
-    `INSERT INTO checks (id, organization_id, status, trading_partner_service_id, request, idempotency_key, request_hash)
-     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5, $6)
+    `INSERT INTO checks (id, organization_id, status, trading_partner_service_id, request, idempotency_key, request_hash,
+                         request_corrections, reuse_within_hours)
+     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5, $6, $7::jsonb, ${REUSE_WINDOW('$8')})
      ON CONFLICT (organization_id, idempotency_key) DO NOTHING
      RETURNING id`,
     [
@@ -43,50 +60,36 @@ export async function insertCheckUnlessKeyTaken(
       check.request,
       check.idempotencyKey,
       check.requestHash,
+      corrections(check),
+      check.reuseWithinHours ?? null,
     ],
   );
   return rows.length > 0;
 }
 
 /** The check holding an idempotency key, and whether it is older than `windowMs`. */
-export async function findCheckByIdempotencyKey(
+export const findCheckByIdempotencyKey = (
   db: Queryable,
   organizationId: string,
   idempotencyKey: string,
   windowMs: number,
-): Promise<(Pick<CheckRow, 'id' | 'requestHash'> & { expired: boolean }) | undefined> {
-  const { rows } = await db.query<Pick<CheckRow, 'id' | 'requestHash'> & { expired: boolean }>(
-    `SELECT id, request_hash AS "requestHash", created_at < now() - $3 * interval '1 millisecond' AS expired
-       FROM checks WHERE organization_id = $1 AND idempotency_key = $2`,
-    [organizationId, idempotencyKey, windowMs],
+) =>
+  findIdempotencyKeyHolder<Pick<CheckRow, 'id' | 'requestHash'>>(
+    db,
+    'checks',
+    'id, request_hash AS "requestHash"',
+    organizationId,
+    idempotencyKey,
+    windowMs,
   );
-  return rows[0];
-}
 
 /** Frees an expired idempotency key for reuse (unless another request freed it already). */
-export async function releaseIdempotencyKey(
-  db: Queryable,
-  id: string,
-  idempotencyKey: string,
-): Promise<void> {
-  await db.query('UPDATE checks SET idempotency_key = NULL WHERE id = $1 AND idempotency_key = $2', [
-    id,
-    idempotencyKey,
-  ]);
-}
+export const releaseIdempotencyKey = (db: Queryable, id: string, idempotencyKey: string) =>
+  releaseIdempotencyKeyOf(db, 'checks', id, idempotencyKey);
 
 /** A check's status and stored result body, scoped to its organization (another's reads as absent). */
-export async function findCheckResult(
-  db: Queryable,
-  organizationId: string,
-  id: string,
-): Promise<Pick<CheckRow, 'status' | 'result'> | undefined> {
-  const { rows } = await db.query<Pick<CheckRow, 'status' | 'result'>>(
-    'SELECT status, result FROM checks WHERE id = $1 AND organization_id = $2',
-    [id, organizationId],
-  );
-  return rows[0];
-}
+export const findCheckResult = (db: Queryable, organizationId: string, id: string) =>
+  findOwnedRow<Pick<CheckRow, 'status' | 'result'>>(db, 'checks', 'status, result', organizationId, id);
 
 export type CheckDetailRow = Pick<
   CheckRow,
@@ -94,37 +97,60 @@ export type CheckDetailRow = Pick<
 >;
 
 /** One check in full, scoped to its organization. */
-export async function findCheck(
-  db: Queryable,
-  organizationId: string,
-  id: string,
-): Promise<CheckDetailRow | undefined> {
-  const { rows } = await db.query<CheckDetailRow>(
-    `SELECT id, status, request, result, attempts, created_at AS "createdAt", completed_at AS "completedAt"
-       FROM checks WHERE id = $1 AND organization_id = $2`,
-    [id, organizationId],
+export const findCheck = (db: Queryable, organizationId: string, id: string) =>
+  findOwnedRow<CheckDetailRow>(
+    db,
+    'checks',
+    `id, status, request, result, attempts, created_at AS "createdAt", completed_at AS "completedAt"`,
+    organizationId,
+    id,
   );
-  return rows[0];
-}
 
 export type CheckSummaryRow = Pick<
   CheckRow,
-  'id' | 'status' | 'tradingPartnerServiceId' | 'outcomeCode' | 'createdAt' | 'completedAt'
-> & { memberId: string | null };
+  'id' | 'status' | 'verdict' | 'tradingPartnerServiceId' | 'outcomeCode' | 'createdAt' | 'completedAt'
+> & {
+  memberId: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  dateOfBirth: string | null;
+};
+
+/**
+ * One search term, already normalised by the caller (src/checks/list.ts): it matches a check when it is
+ * the start of the subscriber's first or last name, part of the member id (both upper-cased, the id
+ * without dashes), or, when `dateOfBirth` is set, the date of birth.
+ */
+export interface CheckSearchTerm {
+  /** Upper case, at least one character. */
+  text: string;
+  /** `text` read as a date (YYYYMMDD), when it is one. */
+  dateOfBirth?: string;
+}
 
 /** Filters of a page of checks; each is optional and already validated by the caller. */
 export interface CheckPageQuery {
   status?: string;
+  verdict?: string;
   tradingPartnerServiceId?: string;
   /** Inclusive ISO dates (YYYY-MM-DD) on the creation time, UTC. */
   from?: string;
   to?: string;
+  /** Every term must match (see CheckSearchTerm). PHI: parameters only, never in the SQL text or a log. */
+  search?: CheckSearchTerm[];
   /** Keyset cursor: only checks with a smaller id. */
   before?: string;
   limit: number;
 }
 
-/** Up to `limit` checks of an organization, newest first (ids are time-ordered). */
+/** `%`, `_` and `\` taken literally in a LIKE pattern. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Up to `limit` checks of an organization, newest first (ids are time-ordered). The search runs here, in
+ * the organization's rows only (`organization_id = $1` is always the first condition), on the stored
+ * request; a purged check keeps no name or member id and is not found by a search.
+ */
 export async function selectCheckPage(
   db: Queryable,
   organizationId: string,
@@ -132,20 +158,36 @@ export async function selectCheckPage(
 ): Promise<CheckSummaryRow[]> {
   const where = ['organization_id = $1'];
   const params: unknown[] = [organizationId];
-  const add = (clause: string, value: unknown) => {
+  const param = (value: unknown) => {
     params.push(value);
-    where.push(clause.replace('?', `$${params.length}`));
+    return `$${params.length}`;
   };
+  const add = (clause: string, value: unknown) => where.push(clause.replace('?', param(value)));
   if (query.status) add('status = ?', query.status);
+  if (query.verdict) add('verdict = ?', query.verdict);
   if (query.tradingPartnerServiceId) add('trading_partner_service_id = ?', query.tradingPartnerServiceId);
   if (query.from) add('created_at >= ?::date', query.from);
   if (query.to) add('created_at < ?::date + 1', query.to);
+  for (const term of query.search ?? []) {
+    const prefix = param(`${likeLiteral(term.text)}%`);
+    const inside = param(`%${likeLiteral(term.text.replaceAll('-', ''))}%`);
+    const matches = [
+      `upper(request->'subscriber'->>'firstName') LIKE ${prefix}`,
+      `upper(request->'subscriber'->>'lastName') LIKE ${prefix}`,
+      `replace(upper(request->'subscriber'->>'memberId'), '-', '') LIKE ${inside}`,
+    ];
+    if (term.dateOfBirth) matches.push(`request->'subscriber'->>'dateOfBirth' = ${param(term.dateOfBirth)}`);
+    where.push(`(${matches.join(' OR ')})`);
+  }
   if (query.before) add('id < ?', query.before);
   params.push(query.limit);
   const { rows } = await db.query<CheckSummaryRow>(
-    `SELECT id, status, trading_partner_service_id AS "tradingPartnerServiceId",
-            request->'subscriber'->>'memberId' AS "memberId", outcome_code AS "outcomeCode",
-            created_at AS "createdAt", completed_at AS "completedAt"
+    `SELECT id, status, verdict, trading_partner_service_id AS "tradingPartnerServiceId",
+            request->'subscriber'->>'memberId' AS "memberId",
+            request->'subscriber'->>'firstName' AS "firstName",
+            request->'subscriber'->>'lastName' AS "lastName",
+            request->'subscriber'->>'dateOfBirth' AS "dateOfBirth",
+            outcome_code AS "outcomeCode", created_at AS "createdAt", completed_at AS "completedAt"
        FROM checks WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
     params,
   );

@@ -16,6 +16,61 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
 }
 
+/** The first row a statement returns, or undefined: a lookup by key. */
+export async function firstRow<T>(db: Queryable, sql: string, params: unknown[]): Promise<T | undefined> {
+  return (await db.query<T>(sql, params)).rows[0];
+}
+
+/**
+ * One row of `table` by id, scoped to its organization: another organization's row reads as absent, so every
+ * caller answers it exactly like a missing one (a 404). `table` and `columns` are the caller's constants.
+ */
+export function findOwnedRow<T>(
+  db: Queryable,
+  table: string,
+  columns: string,
+  organizationId: string,
+  id: string,
+): Promise<T | undefined> {
+  return firstRow<T>(db, `SELECT ${columns} FROM ${table} WHERE id = $1 AND organization_id = $2`, [
+    id,
+    organizationId,
+  ]);
+}
+
+/**
+ * The row of `table` (checks, batches, monitors: each has `organization_id`, `idempotency_key`,
+ * `request_hash`, `created_at`) holding an Idempotency-Key, and whether it is older than `windowMs`.
+ */
+export function findIdempotencyKeyHolder<T>(
+  db: Queryable,
+  table: string,
+  columns: string,
+  organizationId: string,
+  idempotencyKey: string,
+  windowMs: number,
+): Promise<(T & { expired: boolean }) | undefined> {
+  return firstRow<T & { expired: boolean }>(
+    db,
+    `SELECT ${columns}, created_at < now() - $3 * interval '1 millisecond' AS expired
+       FROM ${table} WHERE organization_id = $1 AND idempotency_key = $2`,
+    [organizationId, idempotencyKey, windowMs],
+  );
+}
+
+/** Frees an expired Idempotency-Key of a row of `table` for reuse (unless another request freed it already). */
+export async function releaseIdempotencyKeyOf(
+  db: Queryable,
+  table: string,
+  id: string,
+  idempotencyKey: string,
+): Promise<void> {
+  await db.query(`UPDATE ${table} SET idempotency_key = NULL WHERE id = $1 AND idempotency_key = $2`, [
+    id,
+    idempotencyKey,
+  ]);
+}
+
 export interface TransactionOptions {
   /** No time budget: for migrations, whose DDL on a large table may take minutes. */
   unbounded?: boolean;

@@ -2,7 +2,7 @@
  * The `login_tokens` table (one-time sign-in links): every statement that reads or writes it. Only a
  * token's hash reaches this module. Row typing as described at the top of organizations.ts.
  */
-import type { Queryable } from './db.ts';
+import { firstRow, type Queryable } from './db.ts';
 import type { loginTokens } from './schema.ts';
 import type { UserAccountRow } from './users.ts';
 
@@ -36,15 +36,20 @@ export async function useLoginToken(
 }
 
 /** An unused, unexpired token's user and purpose, without using it up. */
-export async function findLoginToken(
-  db: Queryable,
-  tokenHash: string,
-): Promise<(UserAccountRow & Pick<LoginTokenRow, 'purpose'>) | undefined> {
-  const { rows } = await db.query<UserAccountRow & Pick<LoginTokenRow, 'purpose'>>(
+export const findLoginToken = (db: Queryable, tokenHash: string) =>
+  firstRow<UserAccountRow & Pick<LoginTokenRow, 'purpose'>>(
+    db,
     `SELECT u.id, u.organization_id AS "organizationId", u.email, u.role, u.password_hash AS "passwordHash", t.purpose
        FROM login_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > now()`,
     [tokenHash],
   );
-  return rows[0];
+
+/** Uses up every open link of a user (a new link replaces them). */
+export async function expireUserLoginTokens(db: Queryable, userId: string): Promise<void> {
+  await db.query('UPDATE login_tokens SET used_at = now() WHERE user_id = $1 AND used_at IS NULL', [userId]);
+}
+
+export async function deleteUserLoginTokens(db: Queryable, userId: string): Promise<void> {
+  await db.query('DELETE FROM login_tokens WHERE user_id = $1', [userId]);
 }

@@ -8,7 +8,7 @@
  * that drizzle infers from src/store/schema.ts, so a key renamed in the schema is a compile error and a
  * column renamed in the database is a test error; no row shape is written by hand.
  */
-import type { Queryable } from './db.ts';
+import { firstRow, type Queryable } from './db.ts';
 import type { organizations } from './schema.ts';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
@@ -54,35 +54,24 @@ export async function listOrganizations(
 
 export type WebhookColumns = Pick<
   OrganizationRow,
-  'webhookUrl' | 'webhookSecret' | 'webhookPreviousSecret' | 'webhookPreviousSecretExpiresAt'
+  | 'webhookUrl'
+  | 'webhookSecret'
+  | 'webhookPreviousSecret'
+  | 'webhookPreviousSecretExpiresAt'
+  | 'webhookEventTypes'
 >;
 
 /** The webhook URL and the sealed secrets; undefined when there is no such organization. */
-export async function findWebhookColumns(
-  db: Queryable,
-  organizationId: string,
-): Promise<WebhookColumns | undefined> {
-  const { rows } = await db.query<WebhookColumns>(
+export const findWebhookColumns = (db: Queryable, organizationId: string) =>
+  firstRow<WebhookColumns>(
+    db,
     `SELECT webhook_url AS "webhookUrl", webhook_secret AS "webhookSecret",
             webhook_previous_secret AS "webhookPreviousSecret",
-            webhook_previous_secret_expires_at AS "webhookPreviousSecretExpiresAt"
+            webhook_previous_secret_expires_at AS "webhookPreviousSecretExpiresAt",
+            webhook_event_types AS "webhookEventTypes"
        FROM organizations WHERE id = $1`,
     [organizationId],
   );
-  return rows[0];
-}
-
-/** The webhook URL only (null: none), for queuing a test event; undefined when there is no such organization. */
-export async function findWebhookUrl(
-  db: Queryable,
-  organizationId: string,
-): Promise<Pick<OrganizationRow, 'webhookUrl'> | undefined> {
-  const { rows } = await db.query<Pick<OrganizationRow, 'webhookUrl'>>(
-    'SELECT webhook_url AS "webhookUrl" FROM organizations WHERE id = $1',
-    [organizationId],
-  );
-  return rows[0];
-}
 
 /** Sets (a URL already checked) or clears (null) the webhook URL. */
 export async function updateWebhookUrl(
@@ -93,6 +82,15 @@ export async function updateWebhookUrl(
   if (url === null)
     await db.query('UPDATE organizations SET webhook_url = NULL WHERE id = $1', [organizationId]);
   else await db.query('UPDATE organizations SET webhook_url = $2 WHERE id = $1', [organizationId, url]);
+}
+
+/** The event types the endpoint receives (already validated names), or null for all of them. */
+export async function updateWebhookEventTypes(
+  db: Queryable,
+  organizationId: string,
+  types: string[] | null,
+): Promise<void> {
+  await db.query('UPDATE organizations SET webhook_event_types = $2 WHERE id = $1', [organizationId, types]);
 }
 
 /** Clears the signing secret and any previous one still valid. */
@@ -131,4 +129,36 @@ export async function rollWebhookSecretColumns(
     [organizationId, sealed, overlapMs],
   );
   return rowCount === 1;
+}
+
+/** The portal's time zone of the organization (null: the browser's); undefined when there is no such organization. */
+export const findTimeZone = (db: Queryable, organizationId: string) =>
+  firstRow<Pick<OrganizationRow, 'timeZone'>>(
+    db,
+    'SELECT time_zone AS "timeZone" FROM organizations WHERE id = $1',
+    [organizationId],
+  );
+
+export async function updateTimeZone(
+  db: Queryable,
+  organizationId: string,
+  timeZone: string | null,
+): Promise<void> {
+  await db.query('UPDATE organizations SET time_zone = $2 WHERE id = $1', [organizationId, timeZone]);
+}
+
+/** The organization's default reuse window in hours (null: off); undefined when there is no such organization. */
+export const findReuseWithinHours = (db: Queryable, organizationId: string) =>
+  firstRow<Pick<OrganizationRow, 'reuseWithinHours'>>(
+    db,
+    'SELECT reuse_within_hours AS "reuseWithinHours" FROM organizations WHERE id = $1',
+    [organizationId],
+  );
+
+export async function updateReuseWithinHours(
+  db: Queryable,
+  organizationId: string,
+  hours: number | null,
+): Promise<void> {
+  await db.query('UPDATE organizations SET reuse_within_hours = $2 WHERE id = $1', [organizationId, hours]);
 }

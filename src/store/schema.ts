@@ -11,11 +11,20 @@ export const organizations = pgTable('organizations', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   eligibilityEnabled: boolean('eligibility_enabled').notNull().default(true),
+  /** IANA zone the portal shows times in (e.g. America/Chicago); null: the browser's own zone. */
+  timeZone: text('time_zone'),
   webhookUrl: text('webhook_url'),
   /** AES-256-GCM sealed signing secret (never plaintext). */
   webhookSecret: text('webhook_secret'),
   webhookPreviousSecret: text('webhook_previous_secret'),
   webhookPreviousSecretExpiresAt: timestamp('webhook_previous_secret_expires_at', { withTimezone: true }),
+  /** The event types its endpoint receives (src/contract/webhook-events.ts); null: all of them. */
+  webhookEventTypes: text('webhook_event_types').array(),
+  /**
+   * The organization's default `reuseWithinHours` for submits that do not say (issue 17 section 2); null:
+   * off. Set by an owner on the portal's organization page.
+   */
+  reuseWithinHours: integer('reuse_within_hours'),
   createdAt: createdAt(),
 });
 
@@ -39,6 +48,87 @@ export const apiKeys = pgTable(
   (t) => [uniqueIndex('api_keys_prefix_idx').on(t.prefix), index('api_keys_org_idx').on(t.organizationId)],
 );
 
+/**
+ * A batch of checks submitted in one request (issue 17). The counters are kept by the finishing
+ * transaction of each item (src/store/queue/finish-batch-item.ts): `pending` reaching 0 is what closes the
+ * batch, exactly once, and the others make the batch's counts a one-row read.
+ */
+export const batches = pgTable(
+  'batches',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name'),
+    /** Checks accepted; `rejected` items never became checks. */
+    total: integer('total').notNull(),
+    rejected: integer('rejected').notNull().default(0),
+    pending: integer('pending').notNull(),
+    completed: integer('completed').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    active: integer('active').notNull().default(0),
+    inactive: integer('inactive').notNull().default(0),
+    undetermined: integer('undetermined').notNull().default(0),
+    idempotencyKey: text('idempotency_key'),
+    requestHash: text('request_hash'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('batches_org_created_idx').on(t.organizationId, t.createdAt),
+    uniqueIndex('batches_idempotency_idx').on(t.organizationId, t.idempotencyKey),
+  ],
+);
+
+/**
+ * A recurring check (issue 17 section 3): the check body it submits and its schedule, `every_days` days or
+ * once before each appointment of `dates`. The scheduler (src/store/queue/claim-monitors.ts) creates each
+ * due run as an ordinary check and advances `next_run_at` in the same transaction, so a run happens once
+ * however many worker processes poll. Holds PHI (the subscriber) for as long as the monitor exists;
+ * deleting a monitor deletes the row, and its checks keep their own copy under retention.
+ */
+export const monitors = pgTable(
+  'monitors',
+  {
+    /** `mon_` + a UUIDv7. */
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** active | paused | completed (a dates monitor whose last appointment has been checked). */
+    status: text('status').notNull().default('active'),
+    tradingPartnerServiceId: text('trading_partner_service_id').notNull(),
+    /** The check body each run submits (PHI), as repaired at creation, without a date of service. */
+    request: jsonb('request').notNull(),
+    /** Run every this many days (null: a dates monitor). */
+    everyDays: integer('every_days'),
+    /** Appointment dates (YYYYMMDD, ascending); each is checked once, with that date of service. */
+    dates: text('dates').array(),
+    /** The latest appointment date already checked (dates monitors); later dates are still to come. */
+    checkedThrough: text('checked_through'),
+    /** When the next run is due; null once completed. */
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+    lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+    runs: integer('runs').notNull().default(0),
+    /**
+     * The repairs made to the request at creation (RequestCorrection[]; null: none): each run's check
+     * carries them, so its result has the REQUEST_CORRECTED warning like a submitted check's.
+     */
+    requestCorrections: jsonb('request_corrections'),
+    /** The create's Idempotency-Key, if sent: the same key and body within 24 h answer this monitor again. */
+    idempotencyKey: text('idempotency_key'),
+    /** Hash of the create body as sent (checks/submit.ts requestHash), to tell a replay from a conflict. */
+    requestHash: text('request_hash'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('monitors_due_idx').on(t.nextRunAt).where(sql`status = 'active'`),
+    index('monitors_org_idx').on(t.organizationId, t.id),
+    uniqueIndex('monitors_idempotency_idx').on(t.organizationId, t.idempotencyKey),
+  ],
+);
+
 export const checks = pgTable(
   'checks',
   {
@@ -48,12 +138,19 @@ export const checks = pgTable(
       .references(() => organizations.id),
     status: text('status').notNull(),
     tradingPartnerServiceId: text('trading_partner_service_id').notNull(),
-    /** The submitted request (PHI). */
+    /** The submitted request (PHI), as repaired at submission (checks/request-repair.ts). */
     request: jsonb('request').notNull(),
+    /** The repairs made to the request (`RequestCorrection[]`: fields and kinds, no values); null: none. */
+    requestCorrections: jsonb('request_corrections'),
     /** The full response body once COMPLETED/FAILED (PHI), exactly as served and sent. */
     result: text('result'),
     /** Codes only (no PHI): outcome summary for lists and metrics. */
     outcomeCode: text('outcome_code'),
+    /**
+     * The verdict's status (ACTIVE, INACTIVE, UNDETERMINED, FAILED) once finished, copied from the result
+     * body's `verdict` so the portal can filter on it; null while IN_PROGRESS. A code, not PHI.
+     */
+    verdict: text('verdict'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
@@ -64,17 +161,67 @@ export const checks = pgTable(
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     purgedAt: timestamp('purged_at', { withTimezone: true }),
+    /** The batch it came in (null: a single submit) and its position in the batch's request. */
+    batchId: text('batch_id').references(() => batches.id),
+    batchIndex: integer('batch_index'),
+    /**
+     * 0: interactive (a person or system waits for it), claimed first; above 0: background work (batch
+     * items), claimed fairly across organizations with what is left (src/store/queue/claim.ts).
+     */
+    priority: integer('priority').notNull().default(0),
+    /**
+     * How old (hours) a completed check of the same question may be and still answer this one without a
+     * payer call: the submit's `reuseWithinHours`, else the organization's default at submission; null or
+     * 0: never reused (src/checks/check-history.ts).
+     */
+    reuseWithinHours: integer('reuse_within_hours'),
+    /**
+     * Keyed hashes (HMAC, never the values) of the patient's normalized identity with the payer, and of that
+     * plus provider NPI, service types and date of service: the lookups of coverage.changed and of reuse
+     * (src/checks/patient-identity.ts). Written when the check finishes; null on older checks (no backfill)
+     * and on purged ones.
+     */
+    patientKey: text('patient_key'),
+    reuseKey: text('reuse_key'),
+    /** The check whose result this one reused (no payer call was made); null: the payer answered. */
+    reusedFrom: text('reused_from'),
+    /**
+     * The earlier completed check of the same patient this one was compared with when it finished, and
+     * the changes found (`CoverageChange[]`, PHI like the result); null when nothing changed.
+     */
+    comparedWith: text('compared_with'),
+    coverageChanges: jsonb('coverage_changes'),
+    /** The monitor whose run this check is (null: submitted by a client); kept as null when it is deleted. */
+    monitorId: text('monitor_id').references(() => monitors.id, { onDelete: 'set null' }),
   },
   (t) => [
-    index('checks_due_idx').on(t.nextAttemptAt).where(sql`status = 'IN_PROGRESS'`),
+    index('checks_due_idx').on(t.priority, t.nextAttemptAt).where(sql`status = 'IN_PROGRESS'`),
+    index('checks_background_due_idx')
+      .on(t.organizationId, t.nextAttemptAt)
+      .where(sql`status = 'IN_PROGRESS' AND priority > 0`),
+    index('checks_batch_idx').on(t.batchId, t.batchIndex),
+    // A monitor's latest runs, newest first.
+    index('checks_monitor_idx').on(t.monitorId, t.id),
     index('checks_org_created_idx').on(t.organizationId, t.createdAt),
+    // The portal's verdict filter pages newest first within one organization and verdict.
+    index('checks_org_verdict_idx').on(t.organizationId, t.verdict, t.id),
     // Retention finds the next batch to purge without scanning the table.
     index('checks_purge_due_idx').on(t.completedAt).where(sql`purged_at IS NULL AND status <> 'IN_PROGRESS'`),
     uniqueIndex('checks_idempotency_idx').on(t.organizationId, t.idempotencyKey),
+    // The two history lookups (src/store/check-history.ts): the latest completed check that asked the payer,
+    // of one patient or of one question, within one organization.
+    index('checks_patient_history_idx')
+      .on(t.organizationId, t.patientKey, t.completedAt)
+      .where(sql`status = 'COMPLETED' AND reused_from IS NULL`),
+    index('checks_reuse_idx')
+      .on(t.organizationId, t.reuseKey, t.completedAt)
+      .where(sql`status = 'COMPLETED' AND reused_from IS NULL`),
+    // The portal shows a check's changes on the earlier check too.
+    index('checks_compared_with_idx').on(t.comparedWith).where(sql`compared_with IS NOT NULL`),
   ],
 );
 
-/** Transactional outbox: one event per check, written in the same transaction as its final status. */
+/** Transactional outbox: events written in the same transaction as the fact they report. */
 export const webhookEvents = pgTable(
   'webhook_events',
   {
@@ -83,7 +230,10 @@ export const webhookEvents = pgTable(
       .notNull()
       .references(() => organizations.id),
     checkId: text('check_id').references(() => checks.id),
-    kind: text('kind').notNull().default('eligibility.check.completed'),
+    /** The batch a `batch.completed` event reports (null for other types). */
+    batchId: text('batch_id').references(() => batches.id),
+    /** The event type (src/contract/webhook-events.ts), or `test` for the portal's test event. */
+    kind: text('kind').notNull().default('eligibility.completed'),
     /** The exact bytes sent on every attempt (serialized once). */
     body: text('body').notNull(),
     url: text('url').notNull(),
@@ -96,7 +246,9 @@ export const webhookEvents = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('webhook_events_check_idx').on(t.checkId),
+    // One event of each type per check (eligibility.completed, and later coverage.changed).
+    uniqueIndex('webhook_events_check_idx').on(t.checkId, t.kind),
+    uniqueIndex('webhook_events_batch_idx').on(t.batchId, t.kind),
     index('webhook_events_due_idx').on(t.nextAttemptAt).where(sql`state = 'pending'`),
     index('webhook_events_org_idx').on(t.organizationId, t.createdAt),
   ],

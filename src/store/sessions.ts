@@ -3,7 +3,7 @@
  * cookie value reaches this module; expiry rules stay in src/tenancy/sessions.ts. Row typing as described
  * at the top of organizations.ts.
  */
-import type { Queryable } from './db.ts';
+import { firstRow, type Queryable } from './db.ts';
 import type { organizations, sessions, users } from './schema.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -24,18 +24,20 @@ export async function insertSession(
 export type LiveSessionRow = Pick<SessionRow, 'userId' | 'csrfToken' | 'expiresAt' | 'createdAt'> &
   Pick<typeof users.$inferSelect, 'organizationId' | 'email' | 'role'> & {
     organizationName: (typeof organizations.$inferSelect)['name'];
+    organizationTimeZone: (typeof organizations.$inferSelect)['timeZone'];
   };
 
 /** The unexpired session with this id hash, with its user and organization. */
 export async function findLiveSession(db: Queryable, idHash: string): Promise<LiveSessionRow | undefined> {
-  const { rows } = await db.query<LiveSessionRow>(
-    `SELECT s.user_id AS "userId", u.organization_id AS "organizationId", o.name AS "organizationName", u.email,
+  return firstRow<LiveSessionRow>(
+    db,
+    `SELECT s.user_id AS "userId", u.organization_id AS "organizationId", o.name AS "organizationName",
+            o.time_zone AS "organizationTimeZone", u.email,
             u.role, s.csrf_token AS "csrfToken", s.expires_at AS "expiresAt", s.created_at AS "createdAt"
        FROM sessions s JOIN users u ON u.id = s.user_id JOIN organizations o ON o.id = u.organization_id
       WHERE s.id_hash = $1 AND s.expires_at > now()`,
     [idHash],
   );
-  return rows[0];
 }
 
 export async function updateSessionExpiry(db: Queryable, idHash: string, expiresAt: Date): Promise<void> {

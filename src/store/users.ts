@@ -3,7 +3,7 @@
  * and hashing passwords stay in src/tenancy/users.ts. Row typing as described at the top of
  * organizations.ts.
  */
-import type { Queryable } from './db.ts';
+import { findOwnedRow, firstRow, type Queryable } from './db.ts';
 import type { users } from './schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -25,12 +25,12 @@ export async function insertUser(
 
 /** `email` must be normalised already. */
 export async function findUserRowByEmail(db: Queryable, email: string): Promise<UserAccountRow | undefined> {
-  const { rows } = await db.query<UserAccountRow>(
+  return firstRow<UserAccountRow>(
+    db,
     `SELECT id, organization_id AS "organizationId", email, role, password_hash AS "passwordHash"
        FROM users WHERE email = $1`,
     [email],
   );
-  return rows[0];
 }
 
 export async function emailTaken(db: Queryable, email: string): Promise<boolean> {
@@ -54,4 +54,50 @@ export async function selectUsers(
 
 export async function updatePasswordHash(db: Queryable, userId: string, passwordHash: string): Promise<void> {
   await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+}
+
+/**
+ * The organization's owners, locked until the transaction ends: a change that could leave it without an
+ * owner (a demotion, a removal) counts them under this lock, so two owners demoting each other at once
+ * cannot both succeed.
+ */
+export async function lockOwners(db: Queryable, organizationId: string): Promise<Pick<UserRow, 'id'>[]> {
+  const { rows } = await db.query<Pick<UserRow, 'id'>>(
+    "SELECT id FROM users WHERE organization_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE",
+    [organizationId],
+  );
+  return rows;
+}
+
+/** One user of an organization (another organization's reads as absent). */
+export const findOrganizationUser = (db: Queryable, organizationId: string, userId: string) =>
+  findOwnedRow<UserAccountRow>(
+    db,
+    'users',
+    `id, organization_id AS "organizationId", email, role, password_hash AS "passwordHash"`,
+    organizationId,
+    userId,
+  );
+
+export async function updateUserRole(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  role: string,
+): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE users SET role = $3 WHERE id = $1 AND organization_id = $2', [
+    userId,
+    organizationId,
+    role,
+  ]);
+  return rowCount === 1;
+}
+
+/** Deletes a user; the caller deletes their sessions and sign-in links first (foreign keys). */
+export async function deleteUser(db: Queryable, organizationId: string, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM users WHERE id = $1 AND organization_id = $2', [
+    userId,
+    organizationId,
+  ]);
+  return rowCount === 1;
 }

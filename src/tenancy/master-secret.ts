@@ -16,6 +16,8 @@ export interface ServiceKeys {
   tokenKey: Buffer;
   /** HMAC key of the sign-in throttle's account and address keys. */
   signInThrottleKey: Buffer;
+  /** HMAC key of the patient identity hashes of checks (src/checks/patient-identity.ts). */
+  patientIdentityKey: Buffer;
 }
 
 export function deriveServiceKeys(master: string): ServiceKeys {
@@ -25,6 +27,7 @@ export function deriveServiceKeys(master: string): ServiceKeys {
     secretBoxKey: derive('webhook-secret-box'),
     tokenKey: derive('portal-tokens'),
     signInThrottleKey: derive('sign-in-throttle'),
+    patientIdentityKey: derive('patient-identity'),
   };
 }
 

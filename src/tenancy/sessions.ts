@@ -26,6 +26,8 @@ export interface PortalSession {
   idHash: string;
   user: User;
   organizationName: string;
+  /** The IANA zone the portal shows times in; null: the browser's own. */
+  organizationTimeZone: string | null;
   csrfToken: string;
   expiresAt: Date;
 }
@@ -68,6 +70,7 @@ export async function findSession(
     idHash,
     user: { id: r.userId, organizationId: r.organizationId, email: r.email, role: r.role as Role },
     organizationName: r.organizationName,
+    organizationTimeZone: r.organizationTimeZone,
     csrfToken: r.csrfToken,
     expiresAt,
   };

@@ -5,7 +5,7 @@
 import { UUID_PATTERN, uuidv7 } from '../ids.ts';
 import { WEBHOOKS_CHANNEL, wake } from '../store/channels.ts';
 import type { Queryable } from '../store/db.ts';
-import { findWebhookUrl } from '../store/organizations.ts';
+import { findWebhookColumns } from '../store/organizations.ts';
 import { selectAttempts } from '../store/webhook-attempts.ts';
 import {
   eventBelongsTo,
@@ -100,7 +100,7 @@ export async function queueTestEvent(
   db: Queryable,
   organizationId: string,
 ): Promise<{ eventId: string } | { error: string }> {
-  const url = (await findWebhookUrl(db, organizationId))?.webhookUrl;
+  const url = (await findWebhookColumns(db, organizationId))?.webhookUrl;
   if (!url) return { error: 'Set a webhook URL first.' };
   const eventId = uuidv7();
   const body = JSON.stringify({

@@ -3,11 +3,13 @@
  * sender) and the signing secret (sealed with AES-256-GCM at rest; rolling keeps the old secret valid for
  * 24 hours, during which deliveries carry both signatures).
  */
+import { EVENT_TYPE_NAMES, type EventTypeName, isEventTypeName } from '../contract/webhook-events.ts';
 import type { Queryable } from '../store/db.ts';
 import {
   clearWebhookSecrets,
   findWebhookColumns,
   rollWebhookSecretColumns,
+  updateWebhookEventTypes,
   updateWebhookSecret,
   updateWebhookUrl,
 } from '../store/organizations.ts';
@@ -21,6 +23,8 @@ export interface WebhookSettings {
   secret: string | null;
   previousSecret: string | null;
   previousSecretExpiresAt: string | null;
+  /** The event types the endpoint receives (all of them unless the organization chose). */
+  eventTypes: EventTypeName[];
 }
 
 export type SettingsResult<T = void> = { ok: true; value: T } | { ok: false; reason: string };
@@ -41,6 +45,7 @@ export async function getWebhookSettings(
     secret: r.webhookSecret ? box.open(r.webhookSecret) : null,
     previousSecret: previousValid ? box.open(r.webhookPreviousSecret!) : null,
     previousSecretExpiresAt: previousValid ? r.webhookPreviousSecretExpiresAt!.toISOString() : null,
+    eventTypes: r.webhookEventTypes ? r.webhookEventTypes.filter(isEventTypeName) : [...EVENT_TYPE_NAMES],
   };
 }
 
@@ -93,4 +98,21 @@ export async function rollWebhookSecret(
   if (!rolled)
     return { ok: false, reason: 'There is no signing secret to roll yet: generate or enter one first.' };
   return { ok: true, value: next };
+}
+
+/**
+ * Chooses the event types the endpoint receives. Choosing every type stores null ("all"), so a type added
+ * later reaches organizations that never narrowed their choice; an unknown name is refused.
+ */
+export async function setWebhookEventTypes(
+  db: Queryable,
+  organizationId: string,
+  types: readonly string[],
+): Promise<SettingsResult<EventTypeName[]>> {
+  const unknown = types.filter((t) => !isEventTypeName(t));
+  if (unknown.length) return { ok: false, reason: `Unknown event type: ${unknown.join(', ')}.` };
+  const chosen = EVENT_TYPE_NAMES.filter((name) => types.includes(name));
+  const all = chosen.length === EVENT_TYPE_NAMES.length;
+  await updateWebhookEventTypes(db, organizationId, all ? null : chosen);
+  return { ok: true, value: chosen };
 }

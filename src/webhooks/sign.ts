@@ -10,6 +10,7 @@ import { createHmac } from 'node:crypto';
 /** Header names as sent (HTTP header names are case-insensitive; Node receivers see them lowercased). */
 export const WEBHOOK_HEADERS = {
   id: 'X-Webhook-Id',
+  event: 'X-Webhook-Event',
   timestamp: 'X-Webhook-Timestamp',
   signature: 'X-Webhook-Signature',
   previousSignature: 'X-Webhook-Signature-Previous',
@@ -37,6 +38,8 @@ export function signWebhook(input: SignInput): string {
 export interface WebhookHeaderInput {
   /** The event id: the same on every attempt, so receivers can deduplicate. */
   eventId: string;
+  /** The event type (`eligibility.completed`, `batch.completed`, ...), sent in `X-Webhook-Event`. */
+  eventType: string;
   /** Unix seconds of this attempt. */
   timestamp: number;
   body: string | Uint8Array;
@@ -55,6 +58,7 @@ export function buildWebhookHeaders(input: WebhookHeaderInput): Record<string, s
     'Content-Type': 'application/json',
     'User-Agent': input.userAgent,
     [WEBHOOK_HEADERS.id]: input.eventId,
+    [WEBHOOK_HEADERS.event]: input.eventType,
     [WEBHOOK_HEADERS.timestamp]: String(input.timestamp),
   };
   if (!input.secret) return headers;

@@ -8,6 +8,12 @@
  * that is down ends after the outage window (SH02). A check claimed again and again without any attempt
  * being recorded (its workers died on it) is failed with SH03 without a further try, so no input can keep
  * a check IN_PROGRESS forever.
+ *
+ * A batch check has no one waiting on it: where a real-time check fails with SH02 (attempt budget spent,
+ * outage window over), a batch check keeps waiting and retrying until the batch retry window
+ * (BATCH_RETRY_HOURS, from submission) is over, then fails with SH02. Past the attempt budget its retries
+ * are refunded, so the lost-claim allowance still tells a poisoned check from a payer that is down, and
+ * their delay grows with the time already waited (up to BATCH_RETRY_MAX_DELAY_MS).
  */
 import type { PermitResult } from '../payers/guard.ts';
 import type { CheckOutcome } from './process-check.ts';
@@ -17,8 +23,13 @@ export interface RetryPolicy {
   retryBaseMs: number;
   /** How long a check may wait on an open breaker, from submission, before it fails with SH02. */
   outageWaitMs: number;
+  /** How long a batch check may keep retrying, from submission, before it fails with SH02. */
+  batchRetryMs: number;
   random: () => number;
 }
+
+/** The longest wait between two tries of a batch check whose payer keeps failing. */
+export const BATCH_RETRY_MAX_DELAY_MS = 10 * 60_000;
 
 /**
  * Claims beyond the budget that are allowed before a check is declared poisoned. A claim that recorded
@@ -31,10 +42,14 @@ export interface ClaimFacts {
   /** Attempts counted so far, this claim included. */
   attempts: number;
   createdAt: Date;
+  /** A batch item (background work): it retries within the batch retry window. */
+  batch?: boolean;
 }
 
 /** Why the payer was not asked: its breaker is open (after an outage, or a refused credential), or busy. */
 export type PayerRefusal = 'circuit-open' | 'auth-failed' | 'busy';
+/** Why a check waits without spending an attempt: a refusal, or a batch check past its attempt budget. */
+export type Deferral = PayerRefusal | 'batch-retry';
 
 /** What one attempt came to. */
 export type Attempt =
@@ -54,7 +69,7 @@ export type Decision =
   | { kind: 'fail'; code: ServiceFailureCode; outcomeCode: string; detail: string }
   /** Try again after `delayMs`; `refunded` when the payer was not asked, so the wait costs no attempt. */
   | { kind: 'retry'; delayMs: number; reason: string; attempt: 'counted' }
-  | { kind: 'retry'; delayMs: number; reason: string; attempt: 'refunded'; deferredBy: PayerRefusal }
+  | { kind: 'retry'; delayMs: number; reason: string; attempt: 'refunded'; deferredBy: Deferral }
   | { kind: 'release' };
 
 export function retryDelayMs(attempt: number, baseMs: number, random: () => number): number {
@@ -107,6 +122,9 @@ export function decide(claim: ClaimFacts, attempt: Attempt, policy: RetryPolicy,
         const delay = outcome.retryAfterMs ?? retryDelayMs(claim.attempts, policy.retryBaseMs, policy.random);
         return deferOrFail(claim, 'auth-failed', delay, policy, now);
       }
+      if (claim.attempts >= policy.maxAttempts && claim.batch) {
+        return batchRetryOrFail(claim, outcome.reason, outcome.retryAfterMs, policy, now);
+      }
       if (claim.attempts >= policy.maxAttempts) {
         return {
           kind: 'fail',
@@ -134,7 +152,8 @@ function deferOrFail(
   now: Date,
 ): Decision {
   const waitedMs = now.getTime() - claim.createdAt.getTime();
-  if (reason !== 'busy' && waitedMs >= policy.outageWaitMs) {
+  const windowMs = claim.batch ? policy.batchRetryMs : policy.outageWaitMs;
+  if (reason !== 'busy' && waitedMs >= windowMs) {
     const why = reason === 'auth-failed' ? 'it refuses our credentials' : 'circuit breaker open';
     return {
       kind: 'fail',
@@ -143,9 +162,32 @@ function deferOrFail(
       detail: `The payer has been unavailable for ${Math.round(waitedMs / 60_000)} minutes (${why}); no answer was obtained.`,
     };
   }
-  // Come back no later than the end of the outage window, so the SH02 is not late by a whole open period.
-  const due = reason === 'busy' ? delayMs : Math.min(delayMs, Math.max(1, policy.outageWaitMs - waitedMs));
+  // Come back no later than the end of the window, so the SH02 is not late by a whole open period.
+  const due = reason === 'busy' ? delayMs : Math.min(delayMs, Math.max(1, windowMs - waitedMs));
   return { kind: 'retry', delayMs: due, reason: `payer ${reason}`, attempt: 'refunded', deferredBy: reason };
+}
+
+/** A batch check past its attempt budget: try again later (attempt refunded) until its window is over. */
+function batchRetryOrFail(
+  claim: ClaimFacts,
+  reason: string,
+  retryAfterMs: number | undefined,
+  policy: RetryPolicy,
+  now: Date,
+): Decision {
+  const waitedMs = now.getTime() - claim.createdAt.getTime();
+  if (waitedMs >= policy.batchRetryMs) {
+    return {
+      kind: 'fail',
+      code: 'SH02',
+      outcomeCode: 'SH02',
+      detail: `No usable answer within the batch retry window of ${Math.round(policy.batchRetryMs / 3_600_000)} hours (${claim.attempts} attempts, last: ${reason}).`,
+    };
+  }
+  const backoff = retryDelayMs(claim.attempts, policy.retryBaseMs, policy.random);
+  const grown = Math.min(BATCH_RETRY_MAX_DELAY_MS, Math.max(backoff, retryAfterMs ?? 0, waitedMs / 4));
+  const delayMs = Math.round(Math.max(1, Math.min(grown, policy.batchRetryMs - waitedMs)));
+  return { kind: 'retry', delayMs, reason, attempt: 'refunded', deferredBy: 'batch-retry' };
 }
 
 function withoutKind(outcome: Extract<CheckOutcome, { kind: 'finished' }>) {

@@ -4,14 +4,18 @@
  * attempt budget is spent (then the check FAILS with SH02). The loop itself is the shared QueueRunner.
  */
 import type { Logger } from 'pino';
+import { reusedBody } from '../checks/check-history.ts';
 import { finishCheck } from '../checks/finish.ts';
 import { serviceFailure } from '../checks/outcome.ts';
+import { type CheckKeys, checkKeys } from '../checks/patient-identity.ts';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type { RequestCorrection } from '../contract/check-response.ts';
 import type { PayerEntry } from '../payers/connector.ts';
 import type { PayerGuard, PayerPermit } from '../payers/guard.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
+import { findReusableCheck } from '../store/check-history.ts';
 import type { Db } from '../store/db.ts';
-import { claimDue, nextDueIn, QUEUES } from '../store/queue/claim.ts';
+import { claimDueChecks, nextDueIn, QUEUES } from '../store/queue/claim.ts';
 import { releaseCheck } from '../store/queue/release-check.ts';
 import { scheduleRetry } from '../store/queue/retry-check.ts';
 import type { checks } from '../store/schema.ts';
@@ -34,8 +38,12 @@ export const CLAIMED_CHECK = [
   'organizationId',
   'tradingPartnerServiceId',
   'request',
+  'requestCorrections',
   'attempts',
   'createdAt',
+  'batchId',
+  'priority',
+  'reuseWithinHours',
 ] as const;
 export type ClaimedCheck = Pick<typeof checks.$inferSelect, (typeof CLAIMED_CHECK)[number]>;
 
@@ -53,12 +61,18 @@ export interface CheckWorkerOptions {
   /** ISA06/GS02 and ISA05 of the 270 (X12_SENDER_ID, X12_SENDER_QUALIFIER); a payer entry may override. */
   senderId: string;
   senderQualifier?: string;
-  applicationMode: 'sandbox' | 'production';
   random?: () => number;
+  /**
+   * HMAC key of the patient identity hashes (ServiceKeys.patientIdentityKey). Without it, checks are neither
+   * reused nor compared with earlier ones (src/checks/check-history.ts).
+   */
+  identityKey?: Buffer;
   /** Per-payer concurrency limit and circuit breaker of this process (none: calls are not limited). */
   guard?: PayerGuard;
   /** How long a check may wait on an open breaker, from submission, before it fails with SH02. */
   outageWaitMs?: number;
+  /** How long a batch check may keep retrying, from submission, before it fails with SH02 (BATCH_RETRY_HOURS). */
+  batchRetryMs?: number;
   onDeferred?: (event: { tradingPartnerServiceId: string; reason: string }) => void;
   /** Observability hook (metrics). */
   onFinished?: (event: { tradingPartnerServiceId: string; status: string; durationMs: number }) => void;
@@ -70,31 +84,55 @@ export interface CheckWorkerOptions {
   }) => void;
 }
 
+/**
+ * Slots a worker keeps for interactive checks: background (batch) checks may fill the others, so a single
+ * check submitted while a batch runs is claimed as soon as it is due, not when a batch check finishes.
+ */
+export function backgroundSlots(concurrency: number): number {
+  return Math.max(1, concurrency - Math.floor(concurrency / 4));
+}
+
 export class CheckWorker {
   private readonly runner: QueueRunner<ClaimedCheck>;
   private readonly policy: RetryPolicy;
+  private readonly maxBackground: number;
+  private backgroundInFlight = 0;
 
   constructor(private readonly opts: CheckWorkerOptions) {
     this.policy = {
       maxAttempts: opts.maxAttempts,
       retryBaseMs: opts.retryBaseMs,
       outageWaitMs: opts.outageWaitMs ?? Number.POSITIVE_INFINITY,
+      batchRetryMs: opts.batchRetryMs ?? 8 * 3_600_000,
       random: opts.random ?? Math.random,
     };
+    this.maxBackground = backgroundSlots(opts.concurrency);
     this.runner = new QueueRunner({
       db: opts.db,
       log: opts.log,
       channel: CHECKS_CHANNEL,
       concurrency: opts.concurrency,
       pollMs: opts.pollMs,
-      claim: (limit) =>
-        claimDue(opts.db, QUEUES.checks, CLAIMED_CHECK, {
+      claim: async (limit) => {
+        const rows = await claimDueChecks(opts.db, CLAIMED_CHECK, {
           workerId: opts.workerId,
           limit,
+          backgroundLimit: this.maxBackground - this.backgroundInFlight,
           leaseMs: opts.leaseMs,
+        });
+        for (const row of rows) if (row.priority > 0) this.backgroundInFlight++;
+        return rows;
+      },
+      handle: (row, signal) =>
+        this.handle(row, signal).finally(() => {
+          if (row.priority > 0) this.backgroundInFlight--;
         }),
-      handle: (row, signal) => this.handle(row, signal),
-      nextDueIn: () => nextDueIn(opts.db, QUEUES.checks),
+      // With its background slots full, a due batch check is no reason to wake early: a finishing
+      // check frees a slot and wakes the runner, a new single check notifies.
+      nextDueIn: () =>
+        this.backgroundInFlight >= this.maxBackground
+          ? Promise.resolve(undefined)
+          : nextDueIn(opts.db, QUEUES.checks),
     });
   }
 
@@ -117,11 +155,38 @@ export class CheckWorker {
 
   private async handle(row: ClaimedCheck, signal: AbortSignal): Promise<void> {
     const started = Date.now();
-    const claim = { attempts: row.attempts, createdAt: new Date(row.createdAt) };
-    const decision = isPoisoned(claim, this.policy)
-      ? poisonedDecision(claim)
-      : decide(claim, await this.attempt(row, signal), this.policy, new Date());
-    await this.carryOut(row, decision, started);
+    // Background checks (batch items, monitor runs) have no one waiting: they retry within the batch window.
+    const claim = { attempts: row.attempts, createdAt: new Date(row.createdAt), batch: row.priority > 0 };
+    const keys = this.keysOf(row);
+    if (isPoisoned(claim, this.policy)) return this.carryOut(row, poisonedDecision(claim), started, keys);
+    // Before a payer slot is asked for: a reused check neither waits on its payer nor takes its capacity.
+    const reused =
+      keys && row.reuseWithinHours ? await this.reuse(row, keys.reuseKey, row.reuseWithinHours) : undefined;
+    if (reused && keys)
+      return this.finish(row, reused.decision, started, { ...keys, reusedFrom: reused.from });
+    const decision = decide(claim, await this.attempt(row, signal), this.policy, new Date());
+    await this.carryOut(row, decision, started, keys);
+  }
+
+  /** The check's identity hashes; undefined without an identity key (or for a request that cannot have any). */
+  private keysOf(row: ClaimedCheck): CheckKeys | undefined {
+    if (!this.opts.identityKey) return undefined;
+    try {
+      return checkKeys(this.opts.identityKey, row.request as EligibilityCheckRequest);
+    } catch {
+      return undefined; // a stored request without a subscriber: it fails on its own, without history
+    }
+  }
+
+  /** The answer of a recent check that asked the same question, as this check's own; undefined: none. */
+  private async reuse(row: ClaimedCheck, reuseKey: string, hours: number) {
+    const earlier = await findReusableCheck(this.opts.db, row.organizationId, reuseKey, hours);
+    if (!earlier?.result || !earlier.completedAt) return undefined;
+    const from = { id: earlier.id, finishedAt: new Date(earlier.completedAt) };
+    const corrections = row.requestCorrections as RequestCorrection[] | null;
+    const body = reusedBody(earlier.result, row.id, from, corrections);
+    const decision = { kind: 'finish', status: 'COMPLETED', body, outcomeCode: 'COMPLETED' } as const;
+    return { decision, from: earlier.id };
   }
 
   /** One attempt: a payer slot, then the payer call and the reading of its answer. Never throws. */
@@ -145,9 +210,9 @@ export class CheckWorker {
         payer,
         senderId: this.opts.senderId,
         senderQualifier: this.opts.senderQualifier,
-        applicationMode: this.opts.applicationMode,
         timeoutMs,
         signal,
+        requestCorrections: row.requestCorrections as RequestCorrection[] | null,
         onPayerCall: payer ? (call) => this.payerCalled(row, payer, call) : undefined,
       });
       attempt =
@@ -196,7 +261,12 @@ export class CheckWorker {
     });
   }
 
-  private async carryOut(row: ClaimedCheck, decision: Decision, started: number): Promise<void> {
+  private async carryOut(
+    row: ClaimedCheck,
+    decision: Decision,
+    started: number,
+    keys: CheckKeys | undefined,
+  ): Promise<void> {
     const { db, log, workerId } = this.opts;
     switch (decision.kind) {
       case 'release':
@@ -232,7 +302,7 @@ export class CheckWorker {
       }
       case 'fail':
       case 'finish':
-        await this.finish(row, decision, started);
+        await this.finish(row, decision, started, keys);
     }
   }
 
@@ -240,6 +310,7 @@ export class CheckWorker {
     row: ClaimedCheck,
     decision: Extract<Decision, { kind: 'finish' | 'fail' }>,
     started: number,
+    history: (CheckKeys & { reusedFrom?: string }) | undefined,
   ): Promise<void> {
     const { db, log, workerId } = this.opts;
     const done =
@@ -249,10 +320,15 @@ export class CheckWorker {
     const recorded = await finishCheck(db, {
       id: row.id,
       organizationId: row.organizationId,
+      batchId: row.batchId,
       workerId,
       status: done.status,
       body: done.body,
       outcomeCode: done.outcomeCode,
+      tradingPartnerServiceId: row.tradingPartnerServiceId,
+      patientKey: history?.patientKey,
+      reuseKey: history?.reuseKey,
+      reusedFrom: history?.reusedFrom,
     });
     const durationMs = Date.now() - started;
     if (!recorded) {
@@ -263,7 +339,16 @@ export class CheckWorker {
       return;
     }
     log.info(
-      { checkId: row.id, status: done.status, outcome: done.outcomeCode, attempt: row.attempts, durationMs },
+      {
+        checkId: row.id,
+        status: done.status,
+        outcome: done.outcomeCode,
+        attempt: row.attempts,
+        durationMs,
+        // Ids and a count only: the changes themselves are PHI.
+        ...(history?.reusedFrom ? { reusedFrom: history.reusedFrom } : {}),
+        ...(recorded.coverageChanges ? { coverageChanges: recorded.coverageChanges } : {}),
+      },
       'check finished',
     );
     this.opts.onFinished?.({
@@ -281,6 +366,7 @@ export class CheckWorker {
       request,
       payer: payer ? { payerName: payer.payerName, payerId: payer.payerId } : {},
       meta: {},
+      requestCorrections: row.requestCorrections as RequestCorrection[] | null,
     };
     return { body: serviceFailure(context, failure.code, failure.detail), outcomeCode: failure.outcomeCode };
   }

@@ -12,7 +12,7 @@
 import { interpretBenefits } from '../benefits/interpret.ts';
 import { type CheckContext, completedBody, failedBody, serviceFailure } from '../checks/outcome.ts';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
-import type { EligibilityMeta } from '../contract/check-response.ts';
+import type { EligibilityMeta, RequestCorrection } from '../contract/check-response.ts';
 import {
   PayerAuthenticationError,
   type PayerEntry,
@@ -54,11 +54,12 @@ export interface ProcessOptions {
   /** ISA06/GS02 and ISA05 (X12_SENDER_ID, X12_SENDER_QUALIFIER); the payer's envelope overrides them. */
   senderId: string;
   senderQualifier?: string;
-  applicationMode: 'sandbox' | 'production';
   /** This payer's call budget (its `timeoutMs`, else PAYER_TIMEOUT_MS). */
   timeoutMs: number;
   /** Aborts the payer call on shutdown. */
   signal: AbortSignal;
+  /** The repairs made to the request at submission, repeated on the result. */
+  requestCorrections?: readonly RequestCorrection[] | null;
   onPayerCall?: (call: PayerCall) => void;
 }
 
@@ -76,8 +77,10 @@ export async function processCheck(
   const payer = opts.payer;
   const traceNumber = id.replaceAll('-', '');
   const senderId = payer?.envelope?.senderId ?? opts.senderId;
+  // ISA15 says whether the payer treats the inquiry as production or test; meta says which it was.
+  const usageIndicator = payer?.envelope?.usageIndicator ?? 'P';
   const meta: EligibilityMeta = {
-    applicationMode: opts.applicationMode,
+    applicationMode: usageIndicator === 'T' ? 'sandbox' : 'production',
     senderId,
     submitterId: senderId,
     traceId: id,
@@ -90,6 +93,7 @@ export async function processCheck(
       ? { payerName: payer.payerName, payerId: payer.payerId }
       : { payerId: request.tradingPartnerServiceId },
     meta,
+    requestCorrections: opts.requestCorrections,
   };
   if (!payer) {
     return { kind: 'finished', status: 'FAILED', body: serviceFailure(ctx, 'SH01'), outcomeCode: 'SH01' };
@@ -109,7 +113,7 @@ export async function processCheck(
       receiverQualifier: payer.envelope?.receiverQualifier,
       interchangeControlNumber: 1 + Math.floor(Math.random() * 999_999_998),
       now: new Date(),
-      usageIndicator: opts.applicationMode === 'sandbox' ? 'T' : 'P',
+      usageIndicator,
     },
   );
 
@@ -135,7 +139,7 @@ export async function processCheck(
 
   let outcome: ReturnType<typeof parse271>;
   try {
-    outcome = parse271(x12_271, { traceNumber });
+    outcome = parse271(x12_271, { traceNumber, subscriber: request.subscriber });
   } catch (err) {
     called('unreadable');
     const issues = err instanceof X12Error ? err.issues.map((i) => i.code).join(', ') : 'unreadable';
@@ -171,11 +175,13 @@ export async function processCheck(
     benefitsInformation: parsed.benefitsInformation,
     planActive: parsed.planActive,
     requestedServiceTypeCodes: request.encounter?.serviceTypeCodes ?? [],
+    // The current benefit period is the one containing the date of service, else today (UTC).
+    asOf: request.encounter?.dateOfService ?? new Date().toISOString().slice(0, 10).replaceAll('-', ''),
   });
   return {
     kind: 'finished',
     status: 'COMPLETED',
-    body: completedBody(ctx, parsed, interpretation, x12_271),
+    body: completedBody(ctx, parsed, interpretation, parsed.clientX12 ?? x12_271),
     outcomeCode: 'COMPLETED',
   };
 }

@@ -8,6 +8,7 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Db } from '../store/db.ts';
 import { createFaultReporter } from '../store/faults.ts';
+import { Nap } from './nap.ts';
 
 export interface QueueRunnerOptions<Row extends { id: string }> {
   db: Db;
@@ -24,7 +25,7 @@ export interface QueueRunnerOptions<Row extends { id: string }> {
 export class QueueRunner<Row extends { id: string }> {
   private running = false;
   private readonly inFlight = new Map<string, Promise<void>>();
-  private wakeUp: (() => void) | undefined;
+  private readonly nap = new Nap();
   private loopDone: Promise<void> | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   private readonly shutdown = new AbortController();
@@ -44,7 +45,7 @@ export class QueueRunner<Row extends { id: string }> {
   }
 
   wake(): void {
-    this.wakeUp?.();
+    this.nap.wake();
   }
 
   get activeCount(): number {
@@ -71,6 +72,7 @@ export class QueueRunner<Row extends { id: string }> {
 
   private async loop(): Promise<void> {
     while (this.running) {
+      this.nap.begin();
       const free = this.opts.concurrency - this.inFlight.size;
       let claimed: Row[] = [];
       if (free > 0) {
@@ -94,16 +96,7 @@ export class QueueRunner<Row extends { id: string }> {
       const due = await this.opts.nextDueIn().catch(() => undefined);
       if (due !== undefined) waitMs = Math.min(waitMs, Math.max(5, due));
     }
-    if (!this.running) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, waitMs);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = done;
-    });
-    this.wakeUp = undefined;
+    if (this.running) await this.nap.sleep(waitMs);
   }
 
   private run(row: Row): void {

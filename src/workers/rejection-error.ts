@@ -3,19 +3,20 @@
  * unchanged gets the same answer. It says where (segment, loop, element from the acknowledgment) and, where
  * that position is one our 270 fills from the request, which request field to correct. Never a value.
  */
-import { SERVICE_ERRORS } from '../checks/outcome.ts';
+import { serviceError } from '../checks/error-catalog.ts';
 import type { EligibilityCheckError } from '../contract/check-response.ts';
 import { describeWhere } from '../x12/acknowledgments.ts';
 import type { InquiryRejected } from '../x12/types.ts';
 
 /** 270 positions (loop + segment + element) our builder fills from a request field (build270.ts). */
-const REQUEST_FIELDS: Readonly<Record<string, string>> = {
+export const REQUEST_FIELDS: Readonly<Record<string, string>> = {
   '2100B NM103': 'provider.organizationName or provider.lastName',
   '2100B NM104': 'provider.firstName',
   '2100B NM109': 'provider.npi',
   '2100C NM103': 'subscriber.lastName',
   '2100C NM104': 'subscriber.firstName',
   '2100C NM105': 'subscriber.middleName',
+  '2100C NM107': 'subscriber.suffix',
   '2100C NM109': 'subscriber.memberId',
   DMG02: 'subscriber.dateOfBirth',
   DMG03: 'subscriber.gender',
@@ -24,7 +25,7 @@ const REQUEST_FIELDS: Readonly<Record<string, string>> = {
 };
 
 /** Envelope and payer positions come from configuration, not from the request. */
-const CONFIGURED: Readonly<Record<string, string>> = {
+export const CONFIGURED: Readonly<Record<string, string>> = {
   ISA05: 'X12_SENDER_QUALIFIER (or the connector’s senderQualifier)',
   ISA06: 'X12_SENDER_ID (or the connector’s senderId)',
   ISA07: 'the connector’s receiverQualifier',
@@ -57,7 +58,7 @@ export function rejectionError(r: InquiryRejected): EligibilityCheckError {
       ? `The envelope comes from configuration: check ${configured} against the payer's enrolment, then submit the check again.`
       : 'Correct the inquiry and submit the check again; if it is rejected the same way, contact support with the check id.';
   const error: EligibilityCheckError = {
-    ...SERVICE_ERRORS.SH04,
+    ...serviceError('SH04'),
     possibleResolutions: `${what}${where ? `; first error: ${where}` : ''}. ${fix}`,
   };
   if (request) error.field = request;

@@ -1,14 +1,16 @@
 /**
  * Retention: after RETENTION_DAYS, a finished check keeps its id, status, times, payer id and outcome codes;
  * the request (names, date of birth, member id), the result body with the raw X12, and its webhook event
- * bodies are replaced. Runs in the worker, in small batches, safe with several workers (SKIP LOCKED). Each
- * round also deletes the sign-in throttle's forgotten rows.
+ * bodies are replaced. A completed monitor is deleted RETENTION_DAYS after its last run (its checks stay).
+ * Runs in the worker, in small batches, safe with several workers (SKIP LOCKED). Each round also deletes the
+ * sign-in throttle's forgotten rows.
  */
 import type { Logger } from 'pino';
 import type { Db } from '../store/db.ts';
 import { createFaultReporter } from '../store/faults.ts';
 import { pruneLoginAttempts } from '../store/login-attempts.ts';
 import { purgeExpiredCheckBatch } from '../store/queue/purge-checks.ts';
+import { deleteExpiredCompletedMonitors } from '../store/queue/purge-monitors.ts';
 import { clearResponseSnippets } from '../store/webhook-attempts.ts';
 import { purgeEventBodies } from '../store/webhook-events.ts';
 
@@ -26,6 +28,16 @@ export async function purgeExpiredChecks(db: Db, retentionDays: number): Promise
     }
     return rows.length;
   });
+}
+
+/**
+ * Deletes one batch of completed monitors whose last run is older than the retention period (their patient
+ * details go with them); returns how many.
+ */
+export async function purgeCompletedMonitors(db: Db, retentionDays: number): Promise<number> {
+  return db.transaction(
+    async (tx) => (await deleteExpiredCompletedMonitors(tx, retentionDays, BATCH)).length,
+  );
 }
 
 /**
@@ -65,6 +77,13 @@ export function startRetention(
           }
         }
         if (purged) log.info({ purged }, 'retention purge');
+        let monitors = 0;
+        for (let n = BATCH; n === BATCH && !stopped; ) {
+          n = await purgeCompletedMonitors(db, retentionDays);
+          monitors += n;
+          if (n === BATCH) await pause();
+        }
+        if (monitors) log.info({ monitors }, 'retention purge of completed monitors');
         // Sign-in throttle rows nobody has touched for an hour are forgotten anyway: drop them.
         if (!stopped) await pruneLoginAttempts(db, new Date());
       } catch (err) {

@@ -85,6 +85,7 @@ export class WebhookDispatcher {
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = buildWebhookHeaders({
       eventId: event.id,
+      eventType: event.kind,
       timestamp,
       body: event.body,
       secret: settings?.secret ?? undefined,

@@ -26,6 +26,7 @@ import {
 import { dateKey } from './dates.ts';
 import { type IssueLog, warning } from './issues.ts';
 import type { X12Loop } from './loops.ts';
+import { amountsIncomplete, isAuthorizationIndicator, type SuspectBenefitRows } from './snip.ts';
 import type { X12Tokens } from './tokenizer.ts';
 
 type Related = NonNullable<BenefitsInformation['benefitsRelatedEntities']>[number];
@@ -114,31 +115,44 @@ function ebCode(t: X12Tokens, i: number, shift: number, n: number): string {
   return at === 0 ? '' : t.code(i, at);
 }
 
-export function readBenefit(t: X12Tokens, benefit: X12Loop, log: IssueLog): BenefitsInformation {
+/**
+ * Reads one 2110 loop. `suspects`, when given, collects the row if it may break a structural rule (a code
+ * without a name, no EB01, an unknown EB11 or EB13 qualifier, incomplete amounts): snip.ts checks those.
+ */
+export function readBenefit(
+  t: X12Tokens,
+  benefit: X12Loop,
+  log: IssueLog,
+  suspects?: SuspectBenefitRows,
+): BenefitsInformation {
   const i = benefit.segments[0]!;
   const shift = ebShift(t, i, log);
   // Properties are set with constant names, so the objects share a few shapes (fast to build and read).
-  // Unknown codes have no name: the name property is left out.
+  // Unknown codes have no name: the name property is left out, and the row is flagged for snip.ts.
   const info: BenefitsInformation = {};
+  let unnamed = false;
   const code = ebCode(t, i, shift, 1);
   if (code) {
     info.code = code;
     const name = EB01.get(code);
     if (name !== undefined) info.name = name;
-  }
+    else unnamed = true;
+  } else unnamed = true;
   const level = ebCode(t, i, shift, 2);
   if (level) {
     info.coverageLevelCode = level;
     const name = EB02.get(level);
     if (name !== undefined) info.coverageLevel = name;
+    else unnamed = true;
   }
   const stcAt = ebIndex(shift, 3);
-  if (stcAt !== 0) readServiceTypes(info, t.repetitionCodes(i, stcAt));
+  if (stcAt !== 0 && readServiceTypes(info, t.repetitionCodes(i, stcAt))) unnamed = true;
   const insurance = ebCode(t, i, shift, 4);
   if (insurance) {
     info.insuranceTypeCode = insurance;
     const name = EB04.get(insurance);
     if (name !== undefined) info.insuranceType = name;
+    else unnamed = true;
   }
   const plan = ebValue(t, i, shift, 5);
   if (plan) info.planCoverage = plan;
@@ -147,6 +161,7 @@ export function readBenefit(t: X12Tokens, benefit: X12Loop, log: IssueLog): Bene
     info.timeQualifierCode = time;
     const name = TIME.get(time);
     if (name !== undefined) info.timeQualifier = name;
+    else unnamed = true;
   }
   const amount = ebValue(t, i, shift, 7);
   if (amount) info.benefitAmount = amount;
@@ -157,20 +172,33 @@ export function readBenefit(t: X12Tokens, benefit: X12Loop, log: IssueLog): Bene
     info.quantityQualifierCode = quantity;
     const name = EB09.get(quantity);
     if (name !== undefined) info.quantityQualifier = name;
+    else unnamed = true;
   }
   const count = ebValue(t, i, shift, 10);
   if (count) info.benefitQuantity = count;
   const auth = ebCode(t, i, shift, 11);
-  if (auth) info.authOrCertIndicator = auth;
+  if (auth) {
+    info.authOrCertIndicator = auth;
+    if (!isAuthorizationIndicator(auth)) unnamed = true;
+  }
   const network = ebCode(t, i, shift, 12);
   if (network) {
     info.inPlanNetworkIndicatorCode = network;
     const name = EB12.get(network);
     if (name !== undefined) info.inPlanNetworkIndicator = name;
+    else unnamed = true;
   }
   const composite = ebValue(t, i, shift, 13);
-  if (composite)
-    info.compositeMedicalProcedureIdentifier = procedure(composite.split(t.delimitersAt(i).component));
+  if (composite) {
+    const identifier = procedure(composite.split(t.delimitersAt(i).component));
+    info.compositeMedicalProcedureIdentifier = identifier;
+    if (identifier.productOrServiceIdQualifier === undefined) unnamed = true;
+  }
+  if (
+    suspects !== undefined &&
+    (unnamed || amountsIncomplete(code, amount !== '', percent !== '', quantity !== '', count !== ''))
+  )
+    suspects.add(i, info);
 
   const segments = benefit.segments;
   for (let k = 1; k < segments.length; k++) readChild(t, segments[k]!, info);
@@ -183,22 +211,27 @@ export function readBenefit(t: X12Tokens, benefit: X12Loop, log: IssueLog): Bene
 
 /**
  * EB03 repetitions (as codes), without blanks and duplicates, with their names. `codes` is a fresh array
- * (repetitionCodes makes one per call): it is compacted in place and becomes `serviceTypeCodes`.
+ * (repetitionCodes makes one per call): it is compacted in place and becomes `serviceTypeCodes`. True when
+ * a code is named by itself (not in the code list: snip.ts reports it).
  */
-function readServiceTypes(info: BenefitsInformation, codes: string[]): void {
+function readServiceTypes(info: BenefitsInformation, codes: string[]): boolean {
   const names: string[] = [];
   let kept = 0;
+  let unnamed = false;
   for (let k = 0; k < codes.length; k++) {
     const stc = codes[k]!;
     if (!stc || isAmong(codes, kept, stc)) continue;
     codes[kept++] = stc;
-    names.push(STC.get(stc) ?? stc);
+    const name = STC.get(stc) ?? stc;
+    if (name === stc) unnamed = true;
+    names.push(name);
   }
-  if (kept === 0) return;
+  if (kept === 0) return false;
   // Setting an array's length is a slow runtime call: only when something was dropped.
   if (kept !== codes.length) codes.length = kept;
   info.serviceTypeCodes = codes;
   info.serviceTypes = names;
+  return unnamed;
 }
 
 /** `value` is one of list[0, end). */

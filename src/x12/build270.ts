@@ -44,6 +44,8 @@ export interface Inquiry270 {
     firstName: string;
     lastName: string;
     middleName?: string;
+    /** NM107, e.g. `JR` or `III`: where CAQH CORE rule 258 wants a suffix, not in the last name. */
+    suffix?: string;
     dateOfBirth: string;
     gender?: 'M' | 'F' | 'U';
   };
@@ -270,7 +272,7 @@ export function build270(inquiry: Inquiry270, envelope: Envelope270): string {
         ? x12Value(subscriber.middleName, 'subscriber.middleName', { max: 25 })
         : '',
       '',
-      '',
+      subscriber.suffix?.trim() ? x12Value(subscriber.suffix, 'subscriber.suffix', { max: 10 }) : '',
       'MI',
       x12Value(subscriber.memberId, 'subscriber.memberId', { max: 80 }),
     ),

@@ -6,11 +6,17 @@ import { SERVICE_TYPE_CODES } from './service-type-codes.ts';
 
 export {
   ENTITY_IDENTIFIER_CODES,
+  INS02_RELATIONSHIP_CODES,
   PER_COMMUNICATION_MODES,
   PROCEDURE_QUALIFIERS,
   REF_KEYS,
 } from './party-codes.ts';
-export { AAA03_REJECT_REASONS, AAA04_FOLLOW_UP_ACTIONS, SPEC_AAA_ERRORS } from './reject-codes.ts';
+export {
+  AAA03_BY_LOOP,
+  AAA03_REJECT_REASONS,
+  AAA04_FOLLOW_UP_ACTIONS,
+  SPEC_AAA_ERRORS,
+} from './reject-codes.ts';
 export { SERVICE_TYPE_CODES } from './service-type-codes.ts';
 
 type Table = Readonly<Record<string, string>>;

@@ -1,22 +1,20 @@
 /**
  * The loop tree of one 271 → Eligibility271: who the payer, provider, subscriber and dependents are, whose
  * EB rows are the patient's, the AAA rejections by level, the plan reading and the trace numbers. People
- * are taken only from their own loops: the subscriber is the 2000C whose TRN matches the inquiry's trace
- * (or the first), its dependents are its own 2000D children, and the source/receiver are its ancestors.
+ * are taken only from their own loops: the subscriber is the 2000C chosen by subscriber-choice.ts, its
+ * dependents are its own 2000D children, and the source/receiver are its ancestors. When the patient is a
+ * dependent, its 2100D facts (REF group and plan numbers, DTP dates) override the subscriber's 2100C ones.
  */
-import type {
-  EligibilityCheckError,
-  Provider,
-  ResponseDependent,
-  ResponseSubscriber,
-  SubscriberTraceNumber,
-} from '../contract/check-response.ts';
-import { ENTITIES, entityType, readAddress, readBenefit } from './benefits-information.ts';
+import type { EligibilityCheckError, SubscriberTraceNumber } from '../contract/check-response.ts';
+import { readBenefit } from './benefits-information.ts';
 import { AAA03_REJECT_REASONS, AAA04_FOLLOW_UP_ACTIONS, codeName, SPEC_AAA_ERRORS } from './codes.ts';
 import { dateKey, planDates } from './dates.ts';
 import { type IssueLog, warning } from './issues.ts';
 import type { AaaRef, PartyLoop, Transaction271Tree, X12Loop } from './loops.ts';
+import { findRef, readDependent, readPayer, readPerson, readProvider } from './people.ts';
 import { readPlan } from './plan.ts';
+import { SuspectBenefitRows } from './snip.ts';
+import type { SubscriberChoice } from './subscriber-choice.ts';
 import type { X12Tokens } from './tokenizer.ts';
 import type { AaaRejection, Eligibility271 } from './types.ts';
 
@@ -25,32 +23,11 @@ export type Eligibility271Body = Omit<Eligibility271, 'warnings' | 'issues'>;
 export function readEligibility(
   t: X12Tokens,
   tree: Transaction271Tree,
+  choice: SubscriberChoice,
   log: IssueLog,
-  traceNumber?: string,
 ): Eligibility271Body {
-  const subscribers = tree.parties.filter((p) => p.level === 'C');
-  let subscriber =
-    traceNumber === undefined ? undefined : subscribers.find((p) => tracedBy(t, p, traceNumber));
-  let patient = subscriber;
-  if (!subscriber) {
-    const dependent =
-      traceNumber === undefined
-        ? undefined
-        : tree.parties.find((p) => p.level === 'D' && p.parent && tracedBy(t, p, traceNumber));
-    subscriber = dependent?.parent ?? subscribers[0];
-    patient = dependent ?? subscriber;
-  }
-  if (subscribers.length > 1) {
-    const second = subscribers[1]!.segments[0];
-    log.add(
-      warning(
-        'X12_MULTIPLE_SUBSCRIBERS',
-        `${subscribers.length} subscriber loops.`,
-        second === undefined ? undefined : t.position(second),
-        'HL',
-      ),
-    );
-  }
+  const { subscriber } = choice;
+  let patient = choice.patient;
   const receiver = subscriber?.parent ?? tree.parties.find((p) => p.level === 'B');
   const source = receiver?.parent ?? tree.parties.find((p) => p.level === 'A');
   const dependents = subscriber
@@ -77,7 +54,10 @@ export function readEligibility(
   for (const d of dependents) collectAaa(collected, d.aaa, false);
   if (!subscriber && !errors.length) log.add(warning('X12_NO_SUBSCRIBER'));
 
-  const benefitsInformation = (patient?.benefits ?? []).map((b) => readBenefit(t, b, log));
+  // Structural checks of the patient's rows (snip.ts) on the rows the reader flags, after all are read.
+  const suspects = new SuspectBenefitRows();
+  const benefitsInformation = (patient?.benefits ?? []).map((b) => readBenefit(t, b, log, suspects));
+  suspects.report(t, log);
   const bht = tree.header.segments.find((i) => t.segmentId(i) === 'BHT');
   const patientDates = loopDates(t, patient?.name);
   // Usually the patient is the subscriber: one reading serves both.
@@ -97,20 +77,25 @@ export function readEligibility(
     );
   }
 
-  const subscriberInfo = readPerson(t, subscriber?.name) as ResponseSubscriber;
-  const group = findRef(t, subscriber?.name, '6P') ?? findRef(t, subscriber?.name, '1L');
-  if (group) subscriberInfo.groupNumber = group;
+  const subscriberInfo = readPerson(t, subscriber?.name);
+  const subscriberGroup = groupNumber(t, subscriber?.name);
+  if (subscriberGroup) subscriberInfo.groupNumber = subscriberGroup;
+  // A dependent patient's own 2100D REF wins over the subscriber's 2100C one, qualifier by qualifier.
+  const ownName = patient === subscriber ? undefined : patient?.name;
+  const group = groupNumber(t, ownName) ?? subscriberGroup;
+  const planNumber = findRef(t, ownName, '18') ?? findRef(t, subscriber?.name, '18');
   const planInformation: NonNullable<Eligibility271['planInformation']> = {};
   if (plan.planRow?.planCoverage) planInformation.planName = plan.planRow.planCoverage;
   if (plan.planRow?.insuranceTypeCode) planInformation.insuranceTypeCode = plan.planRow.insuranceTypeCode;
   if (plan.planRow?.insuranceType) planInformation.insuranceType = plan.planRow.insuranceType;
   if (group) planInformation.groupNumber = group;
+  if (planNumber) planInformation.planNumber = planNumber;
 
   const result: Eligibility271Body = {
     payer: readPayer(t, source?.name),
     subscriber: subscriberInfo,
     dependents: dependents.map((d) => {
-      const person = readPerson(t, d.name) as ResponseDependent;
+      const person = readDependent(t, d.name);
       const aaa = d.aaa.filter((a) => !a.loop.startsWith('2110')).map((a) => aaaError(t, a));
       if (aaa.length) person.aaaErrors = aaa;
       return person;
@@ -131,10 +116,6 @@ export function readEligibility(
   if (plan.planRow?.planCoverage) result.planCoverage = plan.planRow.planCoverage;
   if (plan.network) result.providerNetwork = { status: plan.network };
   return result;
-}
-
-function tracedBy(t: X12Tokens, p: PartyLoop, traceNumber: string): boolean {
-  return p.traces.some((i) => t.value(i, 2) === traceNumber);
 }
 
 /** Every AAA as a rejection; those outside 2110 loops also as the spec's errors when `toErrors`. */
@@ -190,96 +171,9 @@ function aaaError(t: X12Tokens, ref: AaaRef): EligibilityCheckError {
   return error;
 }
 
-function nm1(t: X12Tokens, name: X12Loop | undefined): number | undefined {
-  const first = name?.segments[0];
-  return first !== undefined && t.segmentId(first) === 'NM1' ? first : undefined;
-}
-
-// Readers below assign properties by name, in the order the objects always had, and only when non-empty.
-function readPayer(t: X12Tokens, name: X12Loop | undefined): Eligibility271['payer'] {
-  const i = nm1(t, name);
-  const payer: Eligibility271['payer'] = {};
-  if (i === undefined) return payer;
-  const payerName = t.value(i, 3);
-  if (payerName) payer.payerName = payerName;
-  const payerId = t.value(i, 9);
-  if (payerId) payer.payerId = payerId;
-  readEntityNames(t, i, payer);
-  return payer;
-}
-
-/** NM101 and NM102 as names (`entityIdentifier`, `entityType`), set when known: the payer's and a person's. */
-function readEntityNames(
-  t: X12Tokens,
-  i: number,
-  o: { entityIdentifier?: string; entityType?: string },
-): void {
-  const entity = ENTITIES.get(t.upperValue(i, 1));
-  if (entity) o.entityIdentifier = entity;
-  const type = entityType(t.value(i, 2));
-  if (type) o.entityType = type;
-}
-
-function readProvider(t: X12Tokens, name: X12Loop | undefined): Provider | undefined {
-  const i = nm1(t, name);
-  if (i === undefined) return undefined;
-  const provider: Provider = {};
-  const person = t.value(i, 2) === '1';
-  if (person) {
-    const last = t.value(i, 3);
-    if (last) provider.lastName = last;
-    const first = t.value(i, 4);
-    if (first) provider.firstName = first;
-  } else {
-    const organization = t.value(i, 3);
-    if (organization) provider.organizationName = organization;
-  }
-  if (t.upperValue(i, 8) === 'XX') {
-    const npi = t.value(i, 9);
-    if (npi) provider.npi = npi;
-  }
-  const address = readAddress(t, name, { subdivision: true });
-  if (address) provider.address = address;
-  provider.providerType = person ? 'provider' : 'facility';
-  return provider;
-}
-
-function readPerson(t: X12Tokens, name: X12Loop | undefined): ResponseSubscriber | ResponseDependent {
-  const person: ResponseSubscriber = {};
-  const i = nm1(t, name);
-  if (i !== undefined) {
-    const last = t.value(i, 3);
-    if (last) person.lastName = last;
-    const first = t.value(i, 4);
-    if (first) person.firstName = first;
-    const middle = t.value(i, 5);
-    if (middle) person.middleName = middle;
-    const qualifier = t.upperValue(i, 8);
-    if (qualifier === 'MI' || qualifier === 'II' || qualifier === 'ZZ' || qualifier === '') {
-      const memberId = t.value(i, 9);
-      if (memberId) person.memberId = memberId;
-    }
-    readEntityNames(t, i, person);
-  }
-  if (name === undefined) return person;
-  for (const j of name.segments) {
-    if (t.segmentId(j) !== 'DMG') continue;
-    const dob = t.value(j, 2);
-    if (dob) person.dateOfBirth = dob;
-    const gender = t.upperValue(j, 3);
-    if (gender) person.gender = gender === 'M' || gender === 'F' ? gender : 'U';
-    break;
-  }
-  const address = readAddress(t, name, { subdivision: true });
-  if (address) person.address = address;
-  return person;
-}
-
-function findRef(t: X12Tokens, name: X12Loop | undefined, qualifier: string): string | undefined {
-  for (const i of name?.segments ?? []) {
-    if (t.segmentId(i) === 'REF' && t.upperValue(i, 1) === qualifier) return t.value(i, 2) || undefined;
-  }
-  return undefined;
+/** REF*6P, else REF*1L (4010 payers send the group or policy number there). */
+function groupNumber(t: X12Tokens, name: X12Loop | undefined): string | undefined {
+  return findRef(t, name, '6P') ?? findRef(t, name, '1L');
 }
 
 function loopDates(t: X12Tokens, name: X12Loop | undefined): Record<string, string> {

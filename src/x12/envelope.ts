@@ -35,6 +35,7 @@ export function readEnvelope(t: X12Tokens, log: IssueLog): Envelope {
   let inGroup = 0;
   let st = -1;
   let version = '';
+  let checkedGs = -1;
   const closeTransaction = (end: number) => {
     transactions.push({
       type: t.value(st, 1),
@@ -89,6 +90,20 @@ export function readEnvelope(t: X12Tokens, log: IssueLog): Envelope {
         }
         st = i;
         inGroup++;
+        // Once per group: a 271 belongs in an HB (eligibility response) functional group.
+        if (gs >= 0 && gs !== checkedGs && t.value(i, 1) === '271') {
+          checkedGs = gs;
+          const gs01 = t.upperValue(gs, 1);
+          if (gs01 !== 'HB')
+            log.add(
+              warning(
+                'X12_GS01_NOT_HB',
+                `GS01 is ${/^[A-Z0-9]{1,2}$/.test(gs01) ? gs01 : 'not a code'}.`,
+                at(gs),
+                'GS',
+              ),
+            );
+        }
         break;
       case 'SE': {
         if (st < 0) {

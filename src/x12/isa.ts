@@ -81,19 +81,32 @@ export function readIsa(text: string, start: number, position = 1): IsaInfo {
 
   const issues: X12Issue[] = [];
   const width = terminatorAt + 1 - start;
-  if (width !== ISA_WIDTH)
-    issues.push(warning('X12_ISA_WIDTH', `It is ${width} characters wide.`, position, 'ISA'));
+  if (width !== ISA_WIDTH) {
+    const how = width > ISA_WIDTH ? 'padded' : 'collapsed';
+    issues.push(warning('X12_ISA_WIDTH', `It is ${width} characters wide (${how}).`, position, 'ISA'));
+  }
   const isa11 = text.slice(separators[10]! + 1, separators[11]!).trim();
   const isa11Code = isa11.charCodeAt(0);
   let repetition: string | null = null;
-  if (
-    isa11.length === 1 &&
-    !unusable(isa11Code) &&
-    isa11Code !== elementCode &&
-    isa11Code !== terminatorCode
-  ) {
+  const sameAsComponent = isa11.length === 1 && isa11Code === componentCode;
+  const sameAsOther = isa11.length === 1 && (isa11Code === elementCode || isa11Code === terminatorCode);
+  if (sameAsComponent)
+    // Still used: EB03 splits on it as repetitions, EB13 on it as components.
+    issues.push(
+      warning(
+        'X12_ISA11_DELIMITER',
+        'ISA16, the component separator; EB03 and EB13 both split on it.',
+        position,
+        'ISA',
+      ),
+    );
+  if (sameAsOther)
+    issues.push(
+      warning('X12_ISA11_DELIMITER', 'a separator or the terminator; EB03 is not split.', position, 'ISA'),
+    );
+  if (isa11.length === 1 && !unusable(isa11Code) && !sameAsOther) {
     repetition = isa11;
-  } else if (isa11.toUpperCase() !== 'U') {
+  } else if (!sameAsOther && isa11.toUpperCase() !== 'U') {
     issues.push(warning('X12_ISA_REPETITION', 'EB03 will not be split.', position, 'ISA'));
   }
   return {

@@ -52,6 +52,13 @@ export const X12_ISSUE_CODES = {
     'Several dependents carry benefits and the subscriber none; none was chosen.',
   X12_CONFLICTING_PLAN_STATUS: 'The 271 reports the plan both active and inactive.',
   X12_BENEFIT_AAA: 'The payer flagged a benefit line with an AAA rejection.',
+  // Structural validation (SNIP levels 1 and 2): reported, never failing a usable answer
+  X12_INVALID_CODE: "An element's value is not in its code list:",
+  X12_MISSING_ELEMENT: 'A required element is missing:',
+  X12_EXTRA_ELEMENT: 'A segment carries an element it does not have:',
+  X12_HL04_MISMATCH: 'HL04 (hierarchical child code) disagrees with the HL segments that follow:',
+  X12_GS01_NOT_HB: 'The functional group holding the 271 is not an HB group:',
+  X12_ISA11_DELIMITER: 'ISA11 (the repetition separator) equals another delimiter:',
 } as const;
 
 export type X12IssueCode = keyof typeof X12_ISSUE_CODES;
@@ -78,6 +85,13 @@ export const CLIENT_WARNING_CODES: ReadonlySet<string> = new Set<X12IssueCode>([
   'X12_CONFLICTING_PLAN_STATUS',
   'X12_BENEFIT_AAA',
   'X12_TRUNCATED',
+  'X12_ISA_WIDTH',
+  'X12_INVALID_CODE',
+  'X12_MISSING_ELEMENT',
+  'X12_EXTRA_ELEMENT',
+  'X12_HL04_MISMATCH',
+  'X12_GS01_NOT_HB',
+  'X12_ISA11_DELIMITER',
 ]);
 
 export function issue(
@@ -105,12 +119,23 @@ export const error = (code: X12IssueCode, detail?: string, position?: number, se
  */
 export class IssueLog {
   readonly issues: X12Issue[] = [];
-  /** Created on the first issue: most transactions have none. */
+  /**
+   * Issues seen per code, made only once `perCode` issues are listed: before that no code can go over the
+   * cap. Most transactions have an issue or two (e.g. the interchange's own, repeated into each), and a
+   * Map per transaction cost more than the rest of the log.
+   */
   private counts: Map<string, number> | undefined;
   constructor(private readonly perCode = 25) {}
 
   add(item: X12Issue): void {
-    this.counts ??= new Map();
+    if (this.counts === undefined) {
+      if (this.issues.length < this.perCode) {
+        this.issues.push(item);
+        return;
+      }
+      this.counts = new Map();
+      for (const listed of this.issues) this.counts.set(listed.code, (this.counts.get(listed.code) ?? 0) + 1);
+    }
     const seen = (this.counts.get(item.code) ?? 0) + 1;
     this.counts.set(item.code, seen);
     if (seen <= this.perCode) this.issues.push(item);

@@ -13,6 +13,9 @@ import { readEligibility } from './eligibility.ts';
 import { type Envelope, readEnvelope, type TransactionSpan } from './envelope.ts';
 import { CLIENT_WARNING_CODES, error, IssueLog } from './issues.ts';
 import { buildTree, type PartyLoop, type X12Loop } from './loops.ts';
+import { withoutSubscribers } from './redact.ts';
+import { validate271 } from './snip.ts';
+import { chooseSubscriber, type InquiredPerson } from './subscriber-choice.ts';
 import { tokenize, type X12Tokens } from './tokenizer.ts';
 import {
   type Delimiters,
@@ -26,6 +29,8 @@ import {
 export interface Parse271Options {
   /** The inquiry's trace number (270 TRN02): picks the matching transaction and subscriber. */
   traceNumber?: string;
+  /** The inquiry's subscriber: picks among several 2000C loops when none echoes the trace. */
+  subscriber?: InquiredPerson;
 }
 
 /** Larger inputs are refused before any work (a 271 for one patient is a few kilobytes). */
@@ -37,8 +42,12 @@ export function parse271(text: string, options: Parse271Options = {}): Parsed271
     const responses = envelope.transactions.filter((tx) => tx.type === '271');
     if (!responses.length) return rejectedOrThrow(tokens, envelope, log);
     const chosen = pickTransaction(tokens, responses, options.traceNumber);
-    const body = readEligibility(tokens, buildTree(tokens, chosen, log), log, options.traceNumber);
-    return { kind: '271', result: finish(body, log) };
+    const tree = buildTree(tokens, chosen, log);
+    validate271(tokens, chosen, tree, log);
+    const choice = chooseSubscriber(tokens, tree, log, options.traceNumber, options.subscriber);
+    const result = finish(readEligibility(tokens, tree, choice, log), log);
+    if (choice.ignored.length) result.clientX12 = withoutSubscribers(tokens, chosen, tree, choice.ignored);
+    return { kind: '271', result };
   });
 }
 
@@ -63,7 +72,9 @@ export function* parse271Each(text: string): Generator<Parsed271Outcome, void, u
     yield guarded(() => {
       const own = new IssueLog();
       own.addAll(shared);
-      const body = readEligibility(tokens, buildTree(tokens, span, own), own);
+      const tree = buildTree(tokens, span, own);
+      validate271(tokens, span, tree, own);
+      const body = readEligibility(tokens, tree, chooseSubscriber(tokens, tree, own), own);
       return { kind: '271' as const, result: finish(body, own) };
     });
   }

@@ -64,6 +64,22 @@ export const REF_KEYS: Table = {
   Y4: 'agencyClaimNumber',
 };
 
+/**
+ * INS02 individual relationship code (element 1069) of a 2100C/2100D: the subscriber's is `18` (Self); a
+ * dependent's names its relationship to the subscriber (Stedi's `relationToSubscriber` wording).
+ */
+export const INS02_RELATIONSHIP_CODES: Table = {
+  '01': 'Spouse',
+  '18': 'Self',
+  '19': 'Child',
+  '20': 'Employee',
+  '21': 'Unknown',
+  '39': 'Organ Donor',
+  '40': 'Cadaver Donor',
+  '53': 'Life Partner',
+  G8: 'Other Relationship',
+};
+
 /** PER03/05/07 communication number qualifiers. */
 export const PER_COMMUNICATION_MODES: Table = {
   ED: 'Electronic Data Interchange Access Number',

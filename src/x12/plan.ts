@@ -23,7 +23,8 @@ const COST_ROWS = new Set(['A', 'B', 'C', 'F', 'G']);
 const DATE_KEYS = ['eligibility', 'eligibilityBegin', 'plan', 'planBegin', 'benefit', 'benefitBegin'];
 const END_KEYS = ['eligibility', 'eligibilityEnd', 'plan', 'planEnd', 'benefit', 'benefitEnd'];
 
-const isPlanLevel = (b: BenefitsInformation) =>
+/** A row about the plan as a whole: no EB03, or EB03 includes 30 (Health Benefit Plan Coverage). */
+export const isPlanLevel = (b: BenefitsInformation) =>
   !b.serviceTypeCodes?.length || b.serviceTypeCodes.includes('30');
 const namesPlan = (b: BenefitsInformation) => Boolean(b.planCoverage || b.insuranceTypeCode);
 
@@ -65,6 +66,11 @@ function decide(
   };
 }
 
+/** Two rows about the same insurance type, or one of them names none (then they may be about the same). */
+function sameInsurance(a: BenefitsInformation, b: BenefitsInformation): boolean {
+  return !a.insuranceTypeCode || !b.insuranceTypeCode || a.insuranceTypeCode === b.insuranceTypeCode;
+}
+
 export function readPlan(rows: BenefitsInformation[], reference: string | undefined): PlanReading {
   const activeRows: BenefitsInformation[] = [];
   const inactiveRows: BenefitsInformation[] = [];
@@ -87,8 +93,16 @@ export function readPlan(rows: BenefitsInformation[], reference: string | undefi
   }
   let active: boolean | undefined;
   let conflict: string | undefined;
-  if (activeRows.length && inactiveRows.length) {
-    const decision = decide(activeRows, inactiveRows, rows, reference);
+  // Active and inactive rows contradict each other only about the same insurance type (EB04): Medicare
+  // Part A not entitled beside Part B active is two answers about two parts, and the patient is covered.
+  // Only filtered when there are both (rare): the usual 271 makes no array and no closure here.
+  const contradicting =
+    activeRows.length && inactiveRows.length
+      ? inactiveRows.filter((i) => activeRows.some((a) => sameInsurance(a, i)))
+      : inactiveRows;
+  if (activeRows.length && inactiveRows.length && !contradicting.length) active = true;
+  else if (activeRows.length && inactiveRows.length) {
+    const decision = decide(activeRows, contradicting, rows, reference);
     active = decision.active;
     conflict = `Read as ${active ? 'active' : 'inactive'}: ${decision.why}.`;
   } else if (activeRows.length) active = true;

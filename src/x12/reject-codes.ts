@@ -62,6 +62,21 @@ export const AAA03_REJECT_REASONS: Readonly<Record<string, string>> = {
   T4: 'Payer name or identifier missing',
 };
 
+/**
+ * The AAA03 codes 005010X279A1 allows in each loop of a 271 (checked against the guide's per-loop code lists,
+ * ../shared/x12-samples/code-tables.md "Where each code may appear"). Their union is AAA03_REJECT_REASONS.
+ */
+const codes = (list: string) => list.split(' ');
+export const AAA03_BY_LOOP: Readonly<Record<string, readonly string[]>> = {
+  '2000A': codes('04 41 42 79'),
+  '2100A': codes('04 41 42 79 80 T4'),
+  '2100B': codes('15 41 43 44 45 46 47 48 50 51 79 97 T4'),
+  '2100C': codes('15 35 42 43 45 47 48 49 51 52 56 57 58 60 61 62 63 71 72 73 74 75 76 78'),
+  '2110C': codes('15 33 52 53 54 55 56 57 60 61 62 63 69 70 98 AA AE AF AG AO CI E8 IA MA'),
+  '2100D': codes('15 35 42 43 45 47 48 49 51 52 56 57 58 60 61 62 63 64 65 66 67 68 71 77'),
+  '2110D': codes('15 33 52 53 54 55 56 57 60 61 62 63 69 70 98 AA AE AF AG AO CI E8 IA MA'),
+};
+
 /** AAA04 follow-up action (element 889). */
 export const AAA04_FOLLOW_UP_ACTIONS: Readonly<Record<string, string>> = {
   C: 'Please Correct and Resubmit',

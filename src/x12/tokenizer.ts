@@ -73,6 +73,17 @@ export class X12Tokens {
     return this.text.slice(start, end).toUpperCase();
   }
 
+  /**
+   * The interned slot of segment i's id (1 ≤ slot < CODE_KEY_COUNT + 1), or 0 when the id is not 2–3
+   * letters or digits: a per-segment table lookup by number (snip.ts) instead of by string.
+   */
+  segmentSlot(i: number): number {
+    const slot = this.idSlots?.[i];
+    if (slot !== undefined && slot !== 0) return slot;
+    this.segmentId(i);
+    return this.idSlots![i]!;
+  }
+
   /** True when the segment id is 2–3 letters or digits. */
   hasValidId(i: number): boolean {
     const id = this.segmentId(i);
@@ -184,6 +195,21 @@ export class X12Tokens {
     return codes;
   }
 
+  /**
+   * Element n as a code key (`codeKeyOf` of `code(i, n)`), read without making or interning a string:
+   * -1 when the element is empty, -2 when it is not 1–3 letters or digits.
+   */
+  codeKey(i: number, n: number): number {
+    const first = this.firstSeparator[i]!;
+    const count = this.firstSeparator[i + 1]! - first;
+    if (n < 1 || n > count) return -1;
+    return keyAt(
+      this.text,
+      this.separators[first + n - 1]! + 1,
+      n < count ? this.separators[first + n]! : this.ends[i]!,
+    );
+  }
+
   /** Element n split on the component separator (e.g. EB13 `HC:97110` → [`HC`, `97110`]). */
   components(i: number, n: number): string[] {
     const raw = this.element(i, n);
@@ -196,6 +222,23 @@ export class X12Tokens {
     if (raw === '') return [];
     const repetition = this.delimitersAt(i).repetition;
     return repetition ? raw.split(repetition) : [raw];
+  }
+
+  /** True when element n is absent or only whitespace: `value(i, n) === ''` without making a string. */
+  isBlank(i: number, n: number): boolean {
+    const first = this.firstSeparator[i]!;
+    const count = this.firstSeparator[i + 1]! - first;
+    if (n < 1 || n > count) return true;
+    const text = this.text;
+    const end = n < count ? this.separators[first + n]! : this.ends[i]!;
+    for (let k = this.separators[first + n - 1]! + 1; k < end; k++)
+      if (!isTrimSpace(text.charCodeAt(k))) return false;
+    return true;
+  }
+
+  /** Offsets of the segment's text in the input: its first character, and the end before its terminator. */
+  textRange(i: number): { start: number; end: number } {
+    return { start: this.starts[i]!, end: this.ends[i]! };
   }
 
   /** The segment's text without its terminator. */
@@ -268,6 +311,28 @@ function codeSlot(text: string, start: number, end: number): number {
   CODE_SLOTS[key] = CODE_STRINGS.length;
   CODE_STRINGS.push(internalize(text.slice(start, end).toUpperCase()));
   return CODE_SLOTS[key]!;
+}
+
+/** Number of distinct code keys: codes of 1–3 letters or digits, case-insensitive. */
+export const CODE_KEY_COUNT = 36 * 37 * 37;
+
+/** text[start, end) trimmed, as a code key (0 ≤ key < CODE_KEY_COUNT); -1 when blank, -2 when not a code. */
+function keyAt(text: string, start: number, end: number): number {
+  while (start < end && isTrimSpace(text.charCodeAt(start))) start++;
+  while (end > start && isTrimSpace(text.charCodeAt(end - 1))) end--;
+  const length = end - start;
+  if (length === 0) return -1;
+  if (length > 3) return -2;
+  const i0 = alnumIndex(text.charCodeAt(start));
+  const i1 = length > 1 ? alnumIndex(text.charCodeAt(start + 1)) : 36;
+  const i2 = length > 2 ? alnumIndex(text.charCodeAt(start + 2)) : 36;
+  if (i0 < 0 || i1 < 0 || i2 < 0) return -2;
+  return (i0 * 37 + i1) * 37 + i2;
+}
+
+/** The code key of `code` (see `X12Tokens.codeKey`). */
+export function codeKeyOf(code: string): number {
+  return keyAt(code, 0, code.length);
 }
 
 /** text[start, end) upper-cased and interned when it is 1–3 letters or digits; otherwise undefined. */

@@ -79,6 +79,11 @@ export interface Eligibility271 {
   rejections: AaaRejection[];
   warnings: Warning[];
   issues: X12Issue[];
+  /**
+   * Set when other subscribers' loops were ignored (X12_MULTIPLE_SUBSCRIBERS): the input without them, SE01
+   * recounted. This, not the input, is what a result's `x12` may show.
+   */
+  clientX12?: string;
 }
 
 /** A 999 or TA1 answer instead of a 271: the payer rejected the inquiry itself. */

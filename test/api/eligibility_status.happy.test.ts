@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { POLL_AFTER_SECONDS } from '../../src/api/routes/eligibility_status.ts';
 import { member } from '../helpers/members.ts';
 import {
   client,
@@ -15,7 +16,8 @@ before(async () => {
 });
 after(() => svc.stop());
 
-const FAILED_KEYS = ['errors', 'id', 'payer', 'status', 'subscriber', 'tradingPartnerServiceId'];
+// The spec's FAILED fields, plus the verdict every finished check carries (an addition, issue 16).
+const FAILED_KEYS = ['errors', 'id', 'payer', 'status', 'subscriber', 'tradingPartnerServiceId', 'verdict'];
 
 test('COMPLETED carries the full result', async () => {
   const c = client(svc.url, svc.apiKey);
@@ -42,6 +44,8 @@ test('COMPLETED carries the full result', async () => {
     assert.ok(field in result, `COMPLETED result lacks ${field}`);
   }
   assert.equal(result.errors, undefined);
+  const again = await c.get(`/api/eligibility/${body.id}/status`);
+  assert.equal(again.headers.get('retry-after'), null, 'a finished check has nothing to wait for');
   assert.match(result.x12, /^ISA/);
   assert.equal(
     (await c.get(`/api/eligibility/${body.id}/status`)).headers.get('content-type'),
@@ -49,7 +53,7 @@ test('COMPLETED carries the full result', async () => {
   );
 });
 
-test('FAILED carries exactly id, status, payer, subscriber, tradingPartnerServiceId and errors', async () => {
+test('FAILED carries exactly id, status, payer, subscriber, tradingPartnerServiceId, errors and the verdict', async () => {
   const c = client(svc.url, svc.apiKey);
   const { body } = await c.post(
     '/api/eligibility',
@@ -93,4 +97,21 @@ test('the status body is stable: the same bytes on every read', async () => {
     headers: { authorization: `Key ${svc.apiKey}` },
   }).then((r) => r.text());
   assert.equal(a, b);
+});
+
+test('an IN_PROGRESS answer carries Retry-After in whole seconds, so clients poll at a sensible pace', async () => {
+  // No worker in this service: the check stays IN_PROGRESS for as long as the test looks at it.
+  const idle = await startTestService({ roles: { api: true, worker: false } });
+  try {
+    const c = client(idle.url, idle.apiKey);
+    const { body } = await c.post('/api/eligibility', sandboxRequest(member('SBX1000001')));
+    const res = await c.get(`/api/eligibility/${body.id}/status`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { id: body.id, status: 'IN_PROGRESS' });
+    assert.equal(res.headers.get('retry-after'), String(POLL_AFTER_SECONDS));
+    assert.match(res.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+  } finally {
+    await idle.stop();
+  }
 });

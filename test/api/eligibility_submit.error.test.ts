@@ -57,9 +57,38 @@ test('provider needs an organization name or a first and last name', async () =>
 });
 
 test('dates of birth must be real, past dates', async () => {
-  for (const dob of ['19801315', '19800230', '1980-01-15', '30000101', '18000101']) {
+  for (const dob of ['19801315', '19800230', '1980-02-30', '30000101', '18000101']) {
     assertValidation(await submit(sandboxRequest({ ...JANE, dateOfBirth: dob })), 'subscriber.dateOfBirth');
   }
+});
+
+test('a date that cannot be repaired says the format expected, with an example', async () => {
+  for (const dob of ['01/15/1980', '1980115', 19800115]) {
+    assertValidation(
+      await submit(sandboxRequest({ ...JANE, dateOfBirth: dob as string })),
+      'subscriber.dateOfBirth must be a date written YYYYMMDD, e.g. 19800115',
+    );
+  }
+  assertValidation(
+    await submit(sandboxRequest(JANE, { encounter: { dateOfService: '2026-13-01' } })),
+    'encounter.dateOfService is not a real date: must be a date written YYYYMMDD, e.g. 20260301',
+  );
+  assertValidation(
+    await submit(sandboxRequest({ ...JANE, memberId: 'SBX#1000001' })),
+    'subscriber.memberId must be the member id on the card: letters and digits (dashes allowed), e.g. ABC123456789',
+  );
+  assertValidation(
+    await submit({ ...sandboxRequest(JANE), provider: { organizationName: 'X', npi: '12345' } }),
+    'provider.npi must be the 10-digit NPI, e.g. 1234567893',
+  );
+  assertValidation(
+    await submit(sandboxRequest(JANE, { encounter: { serviceTypeCodes: ['pt'] } })),
+    'encounter.serviceTypeCodes[0] must be an X12 service type code: one or two capital letters or digits, e.g. 30 or PT',
+  );
+  assertValidation(
+    await submit(sandboxRequest({ ...JANE, gender: 'X' } as typeof JANE)),
+    'subscriber.gender must be M, F or U',
+  );
 });
 
 test('encounter service type codes must be known X12 codes and dateOfService real', async () => {
@@ -80,7 +109,27 @@ test('encounter service type codes must be known X12 codes and dateOfService rea
 test('unknown fields are refused, not silently ignored', async () => {
   assertValidation(
     await submit({ ...sandboxRequest(JANE), webhookUrl: 'https://example.com' }),
-    'webhookUrl',
+    '`webhookUrl` is not a known field of the request',
+  );
+});
+
+test('an unknown field names its object and the field it probably meant, never "schema is false"', async () => {
+  const res = await submit({
+    ...sandboxRequest(JANE),
+    subscriber: { ...sandboxRequest(JANE).subscriber, memberID: 'x' },
+  });
+  assertValidation(res, '`memberID` is not a known field of subscriber (did you mean `memberId`?)');
+  assert.doesNotMatch(res.body.message, /schema is false/);
+  assertValidation(
+    await submit({
+      ...sandboxRequest(JANE),
+      provider: { organizationName: 'X', npi: '1234567893', nip: '1' },
+    }),
+    '`nip` is not a known field of provider (did you mean `npi`?)',
+  );
+  assertValidation(
+    await submit({ ...sandboxRequest(JANE), tradingPartnerServiceID: 'SANDBOX' }),
+    '`tradingPartnerServiceID` is not a known field of the request (did you mean `tradingPartnerServiceId`?)',
   );
 });
 
@@ -103,7 +152,7 @@ test('messages never echo submitted values', async () => {
   assert.ok(!res.body.message.includes('19991399'));
 });
 
-test('malformed JSON, empty body and wrong content type answer 400 with the envelope', async () => {
+test('malformed JSON and an empty body answer 400, another content type 415, with the envelope', async () => {
   assertValidation(await submit('{"tradingPartnerServiceId": '));
   const empty = await fetch(`${svc.url}/api/eligibility`, {
     method: 'POST',
@@ -116,8 +165,39 @@ test('malformed JSON, empty body and wrong content type answer 400 with the enve
     headers: { authorization: `Key ${svc.apiKey}`, 'content-type': 'text/plain' },
     body: JSON.stringify(sandboxRequest(JANE)),
   });
-  assert.equal(text.status, 400);
-  assert.equal((await text.json()).code, 'ValidationException');
+  assert.equal(text.status, 415);
+  assert.deepEqual(await text.json(), {
+    code: 'ValidationException',
+    message: 'Send the body as JSON with Content-Type: application/json.',
+  });
+  const xml = await fetch(`${svc.url}/api/eligibility`, {
+    method: 'POST',
+    headers: { authorization: `Key ${svc.apiKey}`, 'content-type': 'application/xml' },
+    body: '<check/>',
+  });
+  assert.equal(xml.status, 415);
+  const charset = await fetch(`${svc.url}/api/eligibility`, {
+    method: 'POST',
+    headers: { authorization: `Key ${svc.apiKey}`, 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(sandboxRequest(JANE)),
+  });
+  assert.equal(charset.status, 202, 'JSON with a charset parameter is JSON');
+});
+
+test('a body without a content type answers 415, and an unauthenticated one 401 before that', async () => {
+  const bare = await fetch(`${svc.url}/api/eligibility`, {
+    method: 'POST',
+    headers: { authorization: `Key ${svc.apiKey}`, 'content-type': '' },
+    body: JSON.stringify(sandboxRequest(JANE)),
+  });
+  assert.equal(bare.status, 415);
+  assert.equal((await bare.json()).code, 'ValidationException');
+  const anonymous = await fetch(`${svc.url}/api/eligibility`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: 'x',
+  });
+  assert.equal(anonymous.status, 401);
 });
 
 test('a body over 64 KB answers 413 with the envelope', async () => {

@@ -35,6 +35,7 @@ test('submitted check is stored for the key organization and readable as IN_PROG
   const status = await c.get(`/api/eligibility/${body.id}/status`);
   assert.equal(status.status, 200);
   assert.deepEqual(status.body, { id: body.id, status: 'IN_PROGRESS' });
+  assert.equal(status.headers.get('retry-after'), '1', 'an IN_PROGRESS answer says when to ask again');
 });
 
 test('ids are unique across many submissions', async () => {

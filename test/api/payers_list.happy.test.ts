@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
+import { deref } from '../helpers/openapi.ts';
 import { payersFixture } from '../helpers/payers-file.ts';
 import { client, startTestService, type TestService } from '../helpers/service.ts';
 
@@ -55,12 +56,15 @@ test('?q= keeps payers whose id, alias or name contains it, ignoring case', asyn
 test('the OpenAPI document describes the operation and its errors', async () => {
   const doc = (await client(svc.url).get('/openapi.json')).body;
   const op = doc.paths['/api/payers'].get;
-  assert.deepEqual(Object.keys(op.responses).sort(), ['200', '400', '401', '403', '429']);
+  assert.deepEqual(Object.keys(op.responses).sort(), ['200', '400', '401', '403', '429', '500', '503']);
   assert.deepEqual(op.security, [{ ApiKeyAuth: [] }]);
-  assert.deepEqual(
-    Object.keys(op.responses['200'].content['application/json'].schema.properties.payers.items.properties),
-    ['id', 'name', 'aliases', 'connectorType'],
-  );
+  const list = deref(doc, op.responses['200'].content['application/json'].schema);
+  assert.deepEqual(Object.keys(deref(doc, list.properties.payers.items).properties), [
+    'id',
+    'name',
+    'aliases',
+    'connectorType',
+  ]);
 });
 
 test('SANDBOX_ENABLED=0 leaves the sandbox out of the list', async () => {

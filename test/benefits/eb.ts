@@ -12,6 +12,10 @@ export interface EbExtras {
   /** HSD elements: [HSD01 qualifier, HSD02 quantity, HSD03, HSD04, HSD05 period, HSD06 periods]. */
   hsd?: string[][];
   procedureCode?: string;
+  /** EB13 as parsed: qualifier, code and modifiers (e.g. `['HC', '80061']`); overrides `procedureCode`. */
+  procedure?: string[];
+  /** DTP under the EB, by the parser's key: `plan` (291), `benefit` (292), e.g. `{ plan: '20260101-20261231' }`. */
+  dates?: Record<string, string>;
 }
 
 export function eb(text: string, extras: EbExtras = {}): BenefitsInformation {
@@ -54,5 +58,11 @@ export function eb(text: string, extras: EbExtras = {}): BenefitsInformation {
       procedureCode: extras.procedureCode,
     };
   }
+  if (extras.procedure) {
+    const [qualifier, procedureCode, ...modifiers] = extras.procedure;
+    row.compositeMedicalProcedureIdentifier = { productOrServiceIdQualifierCode: qualifier, procedureCode };
+    if (modifiers.length) row.compositeMedicalProcedureIdentifier.procedureModifiers = modifiers;
+  }
+  if (extras.dates) row.benefitsDateInformation = { ...extras.dates };
   return row;
 }

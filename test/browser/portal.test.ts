@@ -254,8 +254,10 @@ test('run a sandbox check from the form and read its benefits table', async () =
   );
   for (const r of rows) {
     assert.equal(r[1], 'Active Coverage\nIn network');
-    assert.match(r[4]!, /^\$1,500\n\$500 left\nFamily \$3,000 \(\$2,000 left\)/);
+    assert.match(r[4]!, /^(Applies|Does not apply)$/, 'the plan amounts are not repeated per service');
   }
+  const amounts = await page.locator('table.plan-amounts tbody tr').allInnerTexts();
+  assert.match(amounts[0]!, /^Deductible\s+\$1,500\n\$500 left\s+\$3,000\n\$2,000 left$/);
   const why = await page.locator('table.benefits tbody tr.why').allInnerTexts();
   assert.equal(why.length, PRODUCT_SERVICE_TYPES.length);
   for (const w of why) assert.match(w, /\nConfidence \d+(\.\d)?%: \S/);
@@ -278,8 +280,71 @@ test('the checks list shows only the last four characters of member ids', async 
   await page.goto(`${h.url}/portal/checks`);
   const body = (await page.locator('main').textContent()) ?? '';
   assert.match(body, /••••0001/);
-  assert.doesNotMatch(body, /SBX1000001|JANE/);
+  assert.doesNotMatch(body, /SBX1000001/);
   await shot('13-checks');
+});
+
+test('find a patient: search by name, date of birth or member id, filter by verdict', async () => {
+  const jane = member('SBX1000001');
+  await page.goto(`${h.url}/portal/checks`);
+  await page
+    .getByRole('searchbox', { name: 'Patient' })
+    .fill(`${jane.lastName.toLowerCase()}, ${jane.firstName}`);
+  await page.getByLabel('Verdict').selectOption('ACTIVE');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.waitForURL(/\/portal\/checks\?q=.*&verdict=ACTIVE/);
+  const rows = page.locator('table.checks tbody tr');
+  assert.ok((await rows.count()) >= 1);
+  for (const text of await rows.allTextContents()) {
+    assert.match(text, new RegExp(`${jane.lastName}, ${jane.firstName}`));
+    assert.match(text, /Active/);
+  }
+  assert.equal(
+    await page.getByRole('searchbox', { name: 'Patient' }).inputValue(),
+    `${jane.lastName.toLowerCase()}, ${jane.firstName}`,
+  );
+  await page.screenshot({ path: join('docs', 'images', 'portal-checks-search.png') });
+  await page.getByRole('searchbox', { name: 'Patient' }).fill('1980-01-15');
+  await page.getByLabel('Verdict').selectOption('');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.waitForURL(/q=1980-01-15/);
+  assert.ok((await rows.count()) >= 1);
+  await page.getByRole('searchbox', { name: 'Patient' }).fill('Nobody Atall');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByText('No checks match this search').waitFor();
+});
+
+test('print view: a clean page that prints on one sheet, and a PDF download', async () => {
+  await page.goto(`${h.url}/portal/checks?verdict=ACTIVE`);
+  await page.locator('table.checks tbody tr th a').first().click();
+  await page.getByRole('link', { name: 'Print view' }).click();
+  await page.waitForURL(/\/portal\/checks\/[0-9a-f-]{36}\/print$/);
+  const verdict = page.locator('p.verdict');
+  assert.match((await verdict.textContent()) ?? '', /^ACTIVE Coverage active: Sandbox PPO Gold, in network$/);
+  assert.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0, 'no site navigation');
+  assert.equal(await page.getByRole('button', { name: 'Print' }).isVisible(), true, 'the script shows Print');
+  await page.screenshot({ path: join('docs', 'images', 'portal-print-view.png'), fullPage: true });
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(
+    await page.getByRole('link', { name: 'Download PDF' }).isVisible(),
+    false,
+    'actions hidden in print',
+  );
+  const printed = (await page.pdf({ format: 'Letter' })).toString('latin1');
+  const sheets = printed.match(/\/Type\s*\/Page\b/g)?.length ?? 0;
+  assert.ok(sheets >= 1 && sheets <= 2, `prints on ${sheets} sheets`);
+  await page.emulateMedia({ media: 'screen' });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download PDF' }).click(),
+  ]);
+  assert.match(download.suggestedFilename(), /^eligibility-check-[0-9a-f-]{36}\.pdf$/);
+  const path = await download.path();
+  const { readFileSync } = await import('node:fs');
+  const bytes = readFileSync(path!).toString('latin1');
+  assert.ok(bytes.startsWith('%PDF-'));
+  assert.match(bytes, /Coverage active: Sandbox PPO Gold, in network\) Tj/);
+  await page.goto(`${h.url}/portal/checks`);
 });
 
 test('team page and sign out', async () => {

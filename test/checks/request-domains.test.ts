@@ -64,11 +64,15 @@ test('property: every request valid at the edges of its domains is accepted and 
 
 test('an unknown field is named as such, and only a short identifier-like name is echoed', () => {
   assert.deepEqual(validateCheckRequest({ ...VALID, subscriber: { ...VALID.subscriber, memberID: 'x' } }), [
-    { field: 'subscriber.memberID', problem: 'is not a known field' },
+    {
+      field: 'subscriber.memberID',
+      problem: 'is not a known field of subscriber (did you mean `memberId`?)',
+      unknownName: 'memberID',
+    },
   ]);
   const secretLooking = { ...VALID, 'SBX1000001 JANE DOE 19800115': 1 };
   const problems = validateCheckRequest(secretLooking);
-  assert.deepEqual(problems, [{ field: '(unnamed)', problem: 'is not a known field' }]);
+  assert.deepEqual(problems, [{ field: '(unnamed)', problem: 'is not a known field of the request' }]);
   assert.doesNotMatch(formatProblems(problems), /SBX|JANE|1980/);
 });
 

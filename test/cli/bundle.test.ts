@@ -105,6 +105,10 @@ test('the bundle serves: a sandbox check completes with benefits; portal assets 
     assert.match(await css.text(), /[{}]/);
     const openapi = (await fetch(`${url}/openapi.json`).then((r) => r.json())) as { openapi: string };
     assert.match(openapi.openapi, /^3\.1/);
+    // The API reference's renderer is read from node_modules at run time, from the bundle too.
+    const renderer = await fetch(`${url}/docs/assets/swagger-ui-bundle.js`);
+    assert.equal(renderer.status, 200);
+    assert.match(await renderer.text(), /SwaggerUIBundle/);
   } finally {
     child.kill('SIGTERM');
     const code = await new Promise((r) => child.once('exit', r));

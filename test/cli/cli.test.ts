@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
+import { main } from '../../src/cli/main.ts';
 import { member } from '../helpers/members.ts';
 import {
   client,
@@ -89,32 +91,99 @@ test('while the server holds the store: key create goes through it and the key w
   assert.match(missing.stderr, /no organization/);
 });
 
-test('check --wait prints progress on stderr and the result JSON on stdout', async () => {
-  const jane = member('SBX1000001');
-  const res = await elig(
-    [
-      'check',
-      '--payer',
-      'SANDBOX',
-      '--member',
-      jane.memberId,
-      '--first',
-      jane.firstName,
-      '--last',
-      jane.lastName,
-      '--dob',
-      jane.dateOfBirth,
-      '--wait',
-      '--url',
-      svc.url,
-    ],
-    { ...envOf(svc.config), ELIG_API_KEY: svc.apiKey },
+function checkArgs(memberId: string, ...more: string[]): string[] {
+  const p = member(memberId);
+  return [
+    'check',
+    '--payer',
+    'SANDBOX',
+    '--member',
+    p.memberId,
+    '--first',
+    p.firstName,
+    '--last',
+    p.lastName,
+    '--dob',
+    p.dateOfBirth,
+    '--wait',
+    '--url',
+    svc.url,
+    ...more,
+  ];
+}
+
+/** Piped (not a terminal): no ANSI escape and no carriage return anywhere. */
+function assertPlain(text: string, what: string) {
+  const ESC = String.fromCharCode(27);
+  assert.ok(!text.includes(ESC) && !text.includes('\r'), `${what} has terminal control characters`);
+}
+
+test('check --wait prints plain progress on stderr and a summary for people on stdout', async () => {
+  const env = { ...envOf(svc.config), ELIG_API_KEY: svc.apiKey };
+  const [active, inactive, failed] = await Promise.all([
+    elig(checkArgs('SBX1000001'), env),
+    elig(checkArgs('SBX1000003'), env),
+    elig(checkArgs('SBX1000067'), env),
+  ]);
+  assert.equal(active.code, 0, active.stderr);
+  assert.match(active.stderr, /COMPLETED after/);
+  for (const r of [active, inactive, failed]) {
+    assertPlain(r.stdout, 'stdout');
+    assertPlain(r.stderr, 'stderr');
+  }
+  const lines = active.stdout.split('\n');
+  assert.match(lines[1]!, /^ACTIVE {2}Coverage active: .+, in network$/, 'the verdict banner first');
+  assert.match(active.stdout, /\nPlan\n {2}Payer +\S/);
+  assert.match(active.stdout, /\nBenefits\n {2}Service type +Coverage +Copay +Coinsurance +Deductible/);
+  const benefitRows = lines.filter((l) =>
+    /^ {2}(Preventive Nutrition|Medical Nutrition|Outpatient Physical Therapy|Mental Health|Occupational Therapy|Speech Therapy|Chiropractic) /.test(
+      l,
+    ),
   );
+  assert.equal(benefitRows.length, 7, 'the seven service types');
+  assert.match(active.stdout, /\$\d/, 'amounts in dollars');
+  assert.doesNotMatch(active.stdout, /^\{/m, 'no JSON');
+
+  assert.equal(inactive.code, 0, inactive.stderr);
+  assert.match(inactive.stdout.split('\n')[1]!, /^INACTIVE {2}Coverage INACTIVE since \d{4}-\d{2}-\d{2}$/);
+  assert.match(inactive.stdout, /Plan active +No \(inactive\)/);
+
+  assert.equal(failed.code, 2, 'a check that did not complete exits 2');
+  assert.match(failed.stdout.split('\n')[1]!, /^FAILED {2}Could not check: /);
+  assert.match(failed.stdout, /\nErrors\n {2}67 {2}.+\n {6}Next step: Please Correct and Resubmit/);
+  assert.doesNotMatch(failed.stdout, /\nBenefits\n/);
+});
+
+test('check --wait --json prints the API JSON, as before', async () => {
+  const res = await elig(checkArgs('SBX1000001', '--json'), {
+    ...envOf(svc.config),
+    ELIG_API_KEY: svc.apiKey,
+  });
   assert.equal(res.code, 0, res.stderr);
-  assert.match(res.stderr, /COMPLETED after/);
   const result = JSON.parse(res.stdout);
   assert.equal(result.status, 'COMPLETED');
+  assert.equal(result.verdict.status, 'ACTIVE');
   assert.equal(result.benefits.length, 7);
+});
+
+test('on a terminal, progress animates on one line and the banner has colour', async () => {
+  const tty = () => {
+    let text = '';
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        text += chunk;
+        done();
+      },
+    });
+    return Object.assign(stream, { isTTY: true, text: () => text });
+  };
+  const stdout = tty();
+  const stderr = tty();
+  const code = await main([...checkArgs('SBX1000001'), '--key', svc.apiKey], { stdout, stderr });
+  assert.equal(code, 0, stderr.text());
+  const ESC = String.fromCharCode(27);
+  assert.ok(stderr.text().includes(`\r${ESC}[K`), 'the progress line is rewritten in place');
+  assert.ok(stdout.text().includes(`${ESC}[1;32mACTIVE  Coverage active`), 'a green banner');
 });
 
 test('check without a key explains where to get one', async () => {

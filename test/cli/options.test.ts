@@ -69,12 +69,15 @@ test("each command's --help lists only its own options", async () => {
     '--npi',
     '--provider',
     '--wait',
+    '--json',
     '--timeout',
     '--key',
     '--url',
     '--help',
   ]);
   assert.match(check.stdout, /--dob YYYYMMDD +the subscriber's date of birth \(required\)/);
+  assert.match(check.stdout, /--wait +show progress \(stderr\) until the result, then print a summary/);
+  assert.match(check.stdout, /--json +print the API's JSON instead of the summary/);
 
   const serve = await elig('serve', '--help');
   assert.deepEqual(optionsOf(serve.stdout), ['--help']);

@@ -93,6 +93,8 @@ before(async () => {
           connector: {
             type: 'x12-json',
             url: json.url,
+            // A gateway's test environment: ISA15 T, and the result says applicationMode sandbox.
+            usageIndicator: 'T',
             auth: {
               type: 'oauth2-client-credentials',
               tokenUrl: json.tokenUrl,
@@ -132,6 +134,12 @@ for (const [payer, fake] of [
     assert.equal(result.status, 'COMPLETED', JSON.stringify(result.errors));
     assert.equal(gateway.answers.length, sent + 1, 'one call to the gateway');
     assert.deepEqual(gateway.requests.at(-1)!.problems, [], 'the gateway saw a valid request');
+    const fields = gateway.requests.at(-1)!.fields;
+    const x12_270 = fields.Payload ?? fields.x12 ?? '';
+    const isa15 = x12_270.slice(0, 106).split(x12_270[3]!)[15];
+    const test = payer === 'JSONPAYER';
+    assert.equal(isa15, test ? 'T' : 'P', 'ISA15: production unless the entry says test');
+    assert.equal(result.meta.applicationMode, test ? 'sandbox' : 'production');
 
     const answered = gateway.answers.at(-1)!;
     assert.equal(result.x12, answered, 'the raw 271 is the one the gateway sent');

@@ -9,8 +9,8 @@ import {
   client,
   sandboxRequest,
   startTestService,
+  submitAndWait,
   type TestService,
-  waitForResult,
 } from '../helpers/service.ts';
 
 let svc: TestService;
@@ -24,10 +24,7 @@ before(async () => {
 after(() => svc.stop());
 
 async function run(person: SandboxPerson) {
-  const c = client(svc.url, svc.apiKey);
-  const res = await c.post('/api/eligibility', sandboxRequest(person));
-  assert.equal(res.status, 202);
-  return waitForResult(c, res.body.id);
+  return (await submitAndWait(client(svc.url, svc.apiKey), sandboxRequest(person))).result;
 }
 
 const byType = (result: any) => Object.fromEntries(result.benefits.map((b: any) => [b.serviceType, b]));
@@ -138,6 +135,11 @@ describe('sandbox members', () => {
   test('SBX1000001: Table A, in network, one dependent', async () => {
     const result = await run(member('SBX1000001'));
     assertTableA(result);
+    assert.deepEqual(result.verdict, {
+      status: 'ACTIVE',
+      summary: 'Coverage active: Sandbox PPO Gold, in network',
+    });
+    assert.deepEqual(Object.keys(result).slice(0, 3), ['id', 'status', 'verdict']);
     assert.equal(result.payer.payerName, 'Sandbox Health Plan');
     assert.equal(result.subscriber.memberId, 'SBX1000001');
     assert.equal(result.subscriber.firstName, 'JANE');
@@ -164,6 +166,11 @@ describe('sandbox members', () => {
     assert.equal(result.planActive, false);
     assert.deepEqual(result.benefits, []);
     assert.ok(result.warnings.length >= 1);
+    assert.deepEqual(result.verdict, {
+      status: 'INACTIVE',
+      summary: 'Coverage INACTIVE since 2025-12-31',
+      since: '20251231',
+    });
   });
 
   test('SBX1000004: plan-level benefits only: seven derived entries with lower confidence', async () => {
@@ -208,6 +215,11 @@ describe('sandbox members', () => {
     assert.equal(result.status, 'FAILED');
     assert.equal(result.errors[0].code, 'SH02');
     assert.equal(result.errors[0].followupAction, 'Resubmission Allowed');
+    assert.deepEqual(result.verdict, {
+      status: 'FAILED',
+      summary: 'Could not check: Payer portal check did not complete (Resubmission Allowed)',
+      reason: 'SH02',
+    });
     const { rows } = await svc.service.store.db.query<{ attempts: number }>(
       'SELECT attempts FROM checks WHERE id = $1',
       [result.id],

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { setWebhookSecret, setWebhookUrl } from '../../src/webhooks/settings.ts';
+import { setWebhookEventTypes, setWebhookSecret, setWebhookUrl } from '../../src/webhooks/settings.ts';
 import { verifyWebhook } from '../../src/webhooks/verify.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { member } from '../helpers/members.ts';
@@ -90,6 +90,38 @@ test('a completed check is delivered once, signed over the exact bytes, equal to
   const event = await settledEvent(String(h['x-webhook-id']));
   assert.deepEqual(event, { state: 'delivered', attempts: 1 }, 'claimed and sent once');
   assert.equal(receiver.received.length, 1, 'exactly one delivery');
+  assert.equal(h['x-webhook-event'], 'eligibility.completed', 'the type travels in a header');
+  const { rows } = await svc.service.store.db.query<{ kind: string }>(
+    'SELECT kind FROM webhook_events WHERE id = $1',
+    [String(h['x-webhook-id'])],
+  );
+  assert.equal(rows[0]?.kind, 'eligibility.completed', 'and is stored');
+});
+
+test('an endpoint that does not take eligibility.completed gets no event for a finished check', async () => {
+  const db = svc.service.store.db;
+  assert.ok((await setWebhookEventTypes(db, svc.organizationId, ['batch.completed'])).ok);
+  try {
+    const result = await submitAndWait();
+    const { rows } = await db.query('SELECT 1 FROM webhook_events WHERE check_id = $1', [result.id]);
+    assert.equal(rows.length, 0, 'no event was written in the finishing transaction');
+  } finally {
+    const all = await setWebhookEventTypes(db, svc.organizationId, [
+      'eligibility.completed',
+      'batch.completed',
+      'coverage.changed',
+    ]);
+    assert.ok(all.ok);
+  }
+  const { rows } = await db.query<{ t: string[] | null }>(
+    'SELECT webhook_event_types AS t FROM organizations WHERE id = $1',
+    [svc.organizationId],
+  );
+  assert.equal(rows[0]?.t, null, 'choosing every type stores "all", so later types are received too');
+  assert.deepEqual(await setWebhookEventTypes(db, svc.organizationId, ['nope']), {
+    ok: false,
+    reason: 'Unknown event type: nope.',
+  });
 });
 
 test('failed checks are delivered too, with status FAILED', async () => {

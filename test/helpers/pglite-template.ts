@@ -42,6 +42,8 @@ function templateKey(): string {
   }
   hash.update(readFileSync(join(migrations, 'meta', '_journal.json')));
   hash.update(readFileSync(projectPath('src', 'store', 'migrate.ts')));
+  // How the store is opened (its settings, the private file system) shapes the files too.
+  hash.update(readFileSync(projectPath('src', 'store', 'pglite.ts')));
   hash.update(readFileSync(projectPath('node_modules', '@electric-sql', 'pglite', 'package.json')));
   hash.update(PGLITE_SETTINGS.join('\n'));
   return hash.digest('hex').slice(0, 16);

@@ -3,6 +3,7 @@
  * template, see pglite-template.ts), or, when DATABASE_URL is set, on PostgreSQL in a fresh schema that is
  * dropped afterwards. Logs are captured in memory so tests can assert on them (PHI never appears).
  */
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -166,4 +167,11 @@ export async function waitForResult(c: Client, id: string, timeoutMs = 20_000): 
     },
     { timeoutMs, intervalMs: 25, what: `check ${id} finishing` },
   );
+}
+
+/** Submits a check over HTTP, asserts the 202, and waits for it to finish: the 202 body and the result. */
+export async function submitAndWait(c: Client, body: object): Promise<{ accepted: any; result: any }> {
+  const accepted = await c.post('/api/eligibility', body);
+  assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+  return { accepted: accepted.body, result: await waitForResult(c, accepted.body.id) };
 }

@@ -332,3 +332,25 @@ test('a connector may copy its config: secrets are found by what they name; extr
   assert.match(err.message, /\n {2}- payers\[0\]\.connector: environment variable NOT_IN_CONFIG is not set$/);
   assert.doesNotMatch(err.message, /pw-value/);
 });
+
+test('keepMemberIdSeparators: a payer whose member ids have dashes says so, and submission keeps them', () => {
+  const connector = { ...SOAP, username: { env: 'ACME_USER' }, password: { env: 'ACME_PASSWORD' } };
+  const path = payersFile({
+    payers: [
+      { ...ACME, connector, keepMemberIdSeparators: true },
+      { ...ACME, id: 'ACME2', aliases: [], connector },
+    ],
+  });
+  const entries = loadPayerEntries(settings({ payersFile: path, sandboxEnabled: false }), {
+    sandbox,
+    factories: recordingFactories().factories,
+    secrets: { env: { ACME_USER: 'acme-user', ACME_PASSWORD: 'p' } },
+  });
+  assert.deepEqual(
+    entries.map((e) => [e.tradingPartnerServiceId, e.keepMemberIdSeparators]),
+    [
+      ['ACME1', true],
+      ['ACME2', undefined],
+    ],
+  );
+});

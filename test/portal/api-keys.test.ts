@@ -20,8 +20,12 @@ function shownKey(pageHtml: string): string | undefined {
   return /id="new-key-value"[^>]*value="(elig_(?:test|live)_[0-9A-Za-z]{40})"/.exec(pageHtml)?.[1];
 }
 
+/** Posts the create form and, like a browser, follows the redirect to the one-time view. */
 async function createKey(fields: Record<string, string | string[]>) {
-  return owner.submit(KEYS, KEYS, fields);
+  const posted = await owner.submit(KEYS, KEYS, fields);
+  if (posted.status !== 303) return posted;
+  assert.equal(posted.location, `${KEYS}/new-key`);
+  return owner.get(posted.location);
 }
 
 test('the keys page lists the first-start key by name and prefix only', async () => {
@@ -38,7 +42,7 @@ test('a new key is shown once, works against the API, and is never shown again',
     scopes: ['eligibility:read', 'eligibility:write'],
     mode: 'live',
   });
-  assert.equal(res.status, 201);
+  assert.equal(res.status, 200);
   assert.match(res.text, /You will not see this key again/);
   const key = shownKey(res.text);
   assert.ok(key, 'key shown');
@@ -58,6 +62,45 @@ test('a new key is shown once, works against the API, and is never shown again',
     [key.slice(0, 18)],
   );
   assert.notEqual(rows[0]!.hash, key, 'stored hashed');
+});
+
+test('reloading the new key page neither shows the key again nor creates a second key (POST/redirect/GET)', async () => {
+  const count = async () =>
+    (await h.service.store.db.query('SELECT 1 FROM api_keys WHERE organization_id = $1', [h.organizationId]))
+      .rows.length;
+  const before = await count();
+  const posted = await owner.submit(KEYS, KEYS, {
+    name: 'Reloaded',
+    scopes: 'eligibility:read',
+    mode: 'test',
+  });
+  assert.equal(posted.status, 303, 'the POST answers with a redirect, not the key');
+  assert.equal(posted.location, `${KEYS}/new-key`);
+  assert.equal(shownKey(posted.text), undefined);
+  const cookie = owner.lastSetCookie.find((c) => c.startsWith('elig_new_key='));
+  assert.ok(cookie, 'the key travels sealed in a cookie');
+  assert.match(cookie, /HttpOnly/i);
+  assert.match(cookie, /Path=\/portal\/settings\/api-keys\/new-key/);
+  assert.match(cookie, /SameSite=Strict/i);
+  assert.doesNotMatch(cookie, /elig_test_/, 'not in plaintext');
+
+  const shown = await owner.get(posted.location!);
+  assert.equal(shown.status, 200);
+  assert.ok(shownKey(shown.text), 'shown once');
+  const reloaded = await owner.get(posted.location!);
+  assert.equal(reloaded.status, 303);
+  assert.equal(reloaded.location, `${KEYS}?notice=key-shown-once`);
+  const list = await owner.get(reloaded.location!);
+  assert.match(list.text, /A new key is shown only once/);
+  assert.equal(shownKey(list.text), undefined);
+  assert.equal(await count(), before + 1, 'one key created');
+
+  // The sealed cookie alone, without a session, shows nothing: sign in first.
+  const replay = await fetch(`${h.url}${KEYS}/new-key`, {
+    headers: { cookie: cookie.split(';')[0]! },
+    redirect: 'manual',
+  });
+  assert.equal(replay.status, 303, 'no session: sign in first');
 });
 
 test('scopes chosen in the form are the key’s scopes', async () => {
@@ -117,7 +160,7 @@ test('revoke asks first, then the key gets 401 from POST /api/eligibility at onc
 test('a key named <script>alert(1)</script> renders as text everywhere', async () => {
   const name = '<script>alert(1)</script>';
   const created = await createKey({ name, scopes: 'eligibility:read' });
-  assert.equal(created.status, 201);
+  assert.equal(created.status, 200);
   const list = await owner.get(KEYS);
   for (const page of [created.text, list.text]) {
     assert.ok(!page.includes(name), 'raw markup never appears');

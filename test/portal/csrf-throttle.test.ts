@@ -66,7 +66,24 @@ test('a POST from another origin is refused even with a valid token', async () =
     { _csrf: token, name: 'same origin', scopes: 'eligibility:read' },
     { origin: h.url },
   );
-  assert.equal(same.status, 201);
+  assert.equal(same.status, 303, 'created, then redirected to the one-time view');
+  assert.equal(await keyCount('same origin'), 1);
+});
+
+test("behind a proxy that rewrites Host, a POST from PUBLIC_URL's origin is ours; others are still refused", async () => {
+  const publicUrl = 'https://portal.example.test';
+  const proxied = await startPortal({ portal: { publicUrl } });
+  try {
+    const admin = await signInWithLink(proxied.url, proxied.loginPath);
+    const token = csrfToken((await admin.get('/portal/settings/api-keys')).text);
+    const post = (name: string, origin: string) =>
+      admin.post('/portal/settings/api-keys', { _csrf: token, name, scopes: 'eligibility:read' }, { origin });
+    assert.equal((await post('via proxy', publicUrl)).status, 303);
+    assert.equal((await post('look-alike', 'https://portal.example.test.evil.example')).status, 403);
+    assert.equal((await post('other port', 'https://portal.example.test:8443')).status, 403);
+  } finally {
+    await proxied.stop();
+  }
 });
 
 test('sign-out needs the token too (no forced sign-out from other sites)', async () => {

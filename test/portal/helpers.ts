@@ -165,6 +165,11 @@ export class PortalClient {
     });
   }
 
+  /** A `multipart/form-data` post (a file upload), as a browser sends one; fetch sets the boundary. */
+  postMultipart(path: string, form: FormData, headers: Record<string, string> = {}) {
+    return this.send(path, { method: 'POST', headers, body: form });
+  }
+
   /** GETs a page, then posts a form to `action` with the page's CSRF token added. */
   async submit(pagePath: string, action: string, fields: Record<string, string | string[]>) {
     const page = await this.get(pagePath);

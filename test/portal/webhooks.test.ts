@@ -159,3 +159,27 @@ test('removing the URL', async () => {
   assert.equal(res.status, 303);
   assert.match((await owner.get(res.location!)).text, /Webhook URL removed/);
 });
+
+test('the events checkboxes choose which event types the endpoint receives (default: all)', async () => {
+  const before = await owner.get(HOOKS);
+  for (const name of ['eligibility.completed', 'batch.completed', 'coverage.changed']) {
+    assert.match(before.text, new RegExp(`name="types" value="${name.replace('.', '\\.')}" checked`));
+  }
+  const posted = await owner.submit(HOOKS, `${HOOKS}/events`, { types: ['batch.completed'] });
+  assert.equal(posted.status, 303);
+  const saved = await owner.get(`${HOOKS}?notice=events-saved`);
+  assert.match(saved.text, /Event types saved/);
+  assert.match(saved.text, /value="batch\.completed" checked/);
+  assert.doesNotMatch(saved.text, /value="eligibility\.completed" checked/);
+  const { rows } = await h.service.store.db.query<{ t: string[] | null }>(
+    'SELECT webhook_event_types AS t FROM organizations WHERE id = $1',
+    [h.organizationId],
+  );
+  assert.deepEqual(rows[0]?.t, ['batch.completed']);
+  const unknown = await owner.submit(HOOKS, `${HOOKS}/events`, { types: ['nope'] });
+  assert.equal(unknown.status, 400);
+  assert.match(unknown.text, /Unknown event type: nope/);
+  await owner.submit(HOOKS, `${HOOKS}/events`, {
+    types: ['eligibility.completed', 'batch.completed', 'coverage.changed'],
+  });
+});

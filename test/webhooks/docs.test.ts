@@ -70,6 +70,7 @@ describe('the copy-paste receiver in docs/webhooks.md', () => {
     tamper?: (h: Record<string, string>) => void;
   }) => {
     const headers = buildWebhookHeaders({
+      eventType: 'eligibility.completed',
       eventId: options.eventId,
       timestamp: options.timestamp ?? Math.floor(Date.now() / 1000),
       body: options.body,
@@ -106,6 +107,7 @@ describe('the copy-paste receiver in docs/webhooks.md', () => {
       url,
       body: signedFor.replace('COMPLETED', 'FAILED'),
       headers: buildWebhookHeaders({
+        eventType: 'eligibility.completed',
         eventId: 'evt_b',
         timestamp: Math.floor(Date.now() / 1000),
         body: signedFor,

@@ -86,6 +86,7 @@ describe('sendWebhook outcomes against a real local server', () => {
     const timestamp = Math.floor(Date.now() / 1000);
     const secret = 'whsec_send_test_secret_0123456789';
     const headers = buildWebhookHeaders({
+      eventType: 'eligibility.completed',
       eventId: 'evt_1',
       timestamp,
       body,

@@ -42,22 +42,43 @@ test('fractional timestamps are refused rather than signed as "1.5"', () => {
 });
 
 test('headers without a signing secret: no signature headers at all', () => {
-  const headers = buildWebhookHeaders({ eventId: 'evt_1', timestamp, body, userAgent: 'Elig/1' });
+  const headers = buildWebhookHeaders({
+    eventType: 'eligibility.completed',
+    eventId: 'evt_1',
+    timestamp,
+    body,
+    userAgent: 'Elig/1',
+  });
   assert.deepEqual(headers, {
     'Content-Type': 'application/json',
     'User-Agent': 'Elig/1',
     'X-Webhook-Id': 'evt_1',
+    'X-Webhook-Event': 'eligibility.completed',
     'X-Webhook-Timestamp': '1790000000',
   });
   for (const blank of ['', null, undefined]) {
-    const h = buildWebhookHeaders({ eventId: 'e', timestamp, body, secret: blank, userAgent: 'u' });
+    const h = buildWebhookHeaders({
+      eventType: 'eligibility.completed',
+      eventId: 'e',
+      timestamp,
+      body,
+      secret: blank,
+      userAgent: 'u',
+    });
     assert.equal(h[WEBHOOK_HEADERS.signature], undefined, String(blank));
   }
 });
 
 test('headers with a secret carry its signature; during a roll also the previous one', () => {
   const old = 'whsec_old_secret_value_0123456789';
-  const signed = buildWebhookHeaders({ eventId: 'e', timestamp, body, secret, userAgent: 'u' });
+  const signed = buildWebhookHeaders({
+    eventType: 'eligibility.completed',
+    eventId: 'e',
+    timestamp,
+    body,
+    secret,
+    userAgent: 'u',
+  });
   assert.equal(
     signed['X-Webhook-Signature'],
     createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex'),
@@ -65,6 +86,7 @@ test('headers with a secret carry its signature; during a roll also the previous
   assert.equal(signed['X-Webhook-Signature-Previous'], undefined);
 
   const rolling = buildWebhookHeaders({
+    eventType: 'eligibility.completed',
     eventId: 'e',
     timestamp,
     body,
@@ -78,13 +100,28 @@ test('headers with a secret carry its signature; during a roll also the previous
     createHmac('sha256', old).update(`${timestamp}.${body}`).digest('hex'),
   );
   // A previous secret without a current one signs nothing (the secret was removed, not rolled).
-  const removed = buildWebhookHeaders({ eventId: 'e', timestamp, body, previousSecret: old, userAgent: 'u' });
+  const removed = buildWebhookHeaders({
+    eventType: 'eligibility.completed',
+    eventId: 'e',
+    timestamp,
+    body,
+    previousSecret: old,
+    userAgent: 'u',
+  });
   assert.equal(removed['X-Webhook-Signature-Previous'], undefined);
 });
 
 test('a retry keeps the event id and signs the same bytes with its own timestamp', () => {
-  const first = buildWebhookHeaders({ eventId: 'evt_7', timestamp, body, secret, userAgent: 'u' });
+  const first = buildWebhookHeaders({
+    eventType: 'eligibility.completed',
+    eventId: 'evt_7',
+    timestamp,
+    body,
+    secret,
+    userAgent: 'u',
+  });
   const retry = buildWebhookHeaders({
+    eventType: 'eligibility.completed',
     eventId: 'evt_7',
     timestamp: timestamp + 30,
     body,
@@ -100,7 +137,15 @@ test('a retry keeps the event id and signs the same bytes with its own timestamp
 test('header timestamps must be whole, non-negative seconds (not milliseconds mistaken for a float)', () => {
   for (const bad of [1.5, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
     assert.throws(
-      () => buildWebhookHeaders({ eventId: 'e', timestamp: bad, body, secret, userAgent: 'u' }),
+      () =>
+        buildWebhookHeaders({
+          eventType: 'eligibility.completed',
+          eventId: 'e',
+          timestamp: bad,
+          body,
+          secret,
+          userAgent: 'u',
+        }),
       RangeError,
       String(bad),
     );

@@ -15,7 +15,13 @@ import {
 } from '../../src/workers/check-decision.ts';
 import type { CheckOutcome } from '../../src/workers/process-check.ts';
 
-const policy: RetryPolicy = { maxAttempts: 3, retryBaseMs: 100, outageWaitMs: 60_000, random: () => 0.5 };
+const policy: RetryPolicy = {
+  maxAttempts: 3,
+  retryBaseMs: 100,
+  outageWaitMs: 60_000,
+  batchRetryMs: 3_600_000,
+  random: () => 0.5,
+};
 const created = new Date('2026-11-24T10:00:00Z');
 const at = (ms: number) => new Date(created.getTime() + ms);
 
@@ -36,7 +42,14 @@ const locked: CheckOutcome = {
 };
 const trace: CheckOutcome = { kind: 'transient', reason: "payer's 271 does not echo this check's trace" };
 
-type Row = [name: string, attempts: number, attempt: Attempt, now: Date, expected: Partial<Decision>];
+type Row = [
+  name: string,
+  attempts: number,
+  attempt: Attempt,
+  now: Date,
+  expected: Partial<Decision>,
+  batch?: 'batch',
+];
 const rows: Row[] = [
   [
     'a payer answer finishes',
@@ -158,11 +171,83 @@ const rows: Row[] = [
     { kind: 'retry', attempt: 'counted' },
   ],
   ['shutdown releases', 2, { kind: 'aborted' }, at(0), { kind: 'release' }],
+  [
+    'batch: a transient failure within the budget is retried as usual',
+    1,
+    { kind: 'outcome', outcome: unavailable },
+    at(0),
+    { kind: 'retry', attempt: 'counted', delayMs: 75 },
+    'batch',
+  ],
+  [
+    'batch: the last transient failure of the budget is retried, refunded, within the window',
+    3,
+    { kind: 'outcome', outcome: unavailable },
+    at(0),
+    { kind: 'retry', attempt: 'refunded', deferredBy: 'batch-retry', delayMs: 300 },
+    'batch',
+  ],
+  [
+    'batch: the delay grows with the time waited, up to 10 minutes',
+    3,
+    { kind: 'outcome', outcome: unavailable },
+    at(48 * 60_000),
+    { kind: 'retry', attempt: 'refunded', delayMs: 600_000 },
+    'batch',
+  ],
+  [
+    'batch: a retry comes back no later than the end of the window',
+    3,
+    { kind: 'outcome', outcome: unavailable },
+    at(55 * 60_000),
+    { kind: 'retry', attempt: 'refunded', delayMs: 300_000 },
+    'batch',
+  ],
+  [
+    'batch: a transient failure past the window fails SH02',
+    3,
+    { kind: 'outcome', outcome: unavailable },
+    at(3_600_000),
+    { kind: 'fail', code: 'SH02', outcomeCode: 'SH02' },
+    'batch',
+  ],
+  [
+    'batch: an open breaker past the real-time outage window still defers',
+    1,
+    { kind: 'refused', reason: 'circuit-open', retryInMs: 900 },
+    at(60_000),
+    { kind: 'retry', attempt: 'refunded', deferredBy: 'circuit-open', delayMs: 900 },
+    'batch',
+  ],
+  [
+    'batch: an open breaker past the batch window fails SH02',
+    1,
+    { kind: 'refused', reason: 'circuit-open', retryInMs: 900 },
+    at(3_600_000),
+    { kind: 'fail', code: 'SH02' },
+    'batch',
+  ],
+  [
+    'batch: refused credentials wait within the batch window too',
+    3,
+    { kind: 'outcome', outcome: locked },
+    at(30 * 60_000),
+    { kind: 'retry', attempt: 'refunded', deferredBy: 'auth-failed' },
+    'batch',
+  ],
+  [
+    'batch: an AAA rejection finishes at once',
+    1,
+    { kind: 'outcome', outcome: rejected },
+    at(0),
+    { kind: 'finish', outcomeCode: 'AAA:72' },
+    'batch',
+  ],
 ];
 
-for (const [name, attempts, attempt, now, expected] of rows) {
+for (const [name, attempts, attempt, now, expected, batch] of rows) {
   test(`decide: ${name}`, () => {
-    const decision = decide({ attempts, createdAt: created }, attempt, policy, now);
+    const decision = decide({ attempts, createdAt: created, batch: batch === 'batch' }, attempt, policy, now);
     for (const [key, value] of Object.entries(expected)) {
       assert.deepEqual(
         (decision as Record<string, unknown>)[key],
@@ -215,6 +300,16 @@ test('isPoisoned: only claims beyond the budget and the lost-attempt allowance',
   const limit = policy.maxAttempts + LOST_ATTEMPT_ALLOWANCE;
   assert.equal(isPoisoned({ attempts: limit, createdAt: created }, policy), false);
   assert.equal(isPoisoned({ attempts: limit + 1, createdAt: created }, policy), true);
+});
+
+test('decide: the SH02 of a batch check names the retry window', () => {
+  const decision = decide(
+    { attempts: 3, createdAt: created, batch: true },
+    { kind: 'outcome', outcome: unavailable },
+    policy,
+    at(3_600_000),
+  );
+  assert.match((decision as { detail: string }).detail, /batch retry window of 1 hours/);
 });
 
 test('retryDelayMs: full jitter between half and all of an exponential cap', () => {

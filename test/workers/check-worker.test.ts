@@ -83,7 +83,6 @@ function worker(id: string, overrides: Partial<ConstructorParameters<typeof Chec
     maxAttempts: 4,
     retryBaseMs: 10,
     senderId: 'TEST',
-    applicationMode: 'sandbox',
     ...overrides,
   });
 }

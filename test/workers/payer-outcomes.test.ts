@@ -238,7 +238,7 @@ test('exchange id, trace numbers and envelope ids from config and entry; one log
   assert.equal(body.status, 'COMPLETED');
   const trace = id.replaceAll('-', '');
   assert.deepEqual(body.meta, {
-    applicationMode: 'sandbox',
+    applicationMode: 'production',
     senderId: 'MYCLINIC01',
     submitterId: 'MYCLINIC01',
     traceId: 'gw-exchange-42',

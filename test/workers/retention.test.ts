@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { purgeExpiredChecks } from '../../src/workers/retention.ts';
+import { uuidv7 } from '../../src/ids.ts';
+import { purgeCompletedMonitors, purgeExpiredChecks } from '../../src/workers/retention.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { member } from '../helpers/members.ts';
 import {
@@ -113,4 +114,86 @@ test('a retention round also deletes sign-in throttle rows untouched for an hour
   while ((await keys()).length === 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   await stop();
   assert.deepEqual(await keys(), ['account:retention-new']);
+});
+
+test('purging a check clears its patient history: patient_key, reuse_key and coverage_changes', async () => {
+  const c = client(svc.url, svc.apiKey);
+  // SBX1000011 is active on 31 October and inactive from 1 November: the second check records a change.
+  const ask = (dateOfService: string) =>
+    sandboxRequest(member('SBX1000011'), { encounter: { serviceTypeCodes: ['30'], dateOfService } });
+  const first = (await c.post('/api/eligibility', ask('20261031'))).body.id;
+  await waitForResult(c, first);
+  const second = (await c.post('/api/eligibility', ask('20261101'))).body.id;
+  await waitForResult(c, second);
+  const db = svc.service.store.db;
+  const history = async () =>
+    (
+      await db.query<{ id: string; patient_key: string | null; reuse_key: string | null; changes: unknown }>(
+        'SELECT id, patient_key, reuse_key, coverage_changes AS changes FROM checks WHERE id = ANY($1) ORDER BY id',
+        [[first, second]],
+      )
+    ).rows;
+  const before = await history();
+  for (const row of before) {
+    assert.ok(row.patient_key, 'a finished check has a patient key');
+    assert.ok(row.reuse_key, 'a finished check has a reuse key');
+  }
+  assert.ok(before[1]!.changes, 'the second check recorded the coverage change');
+
+  await db.query("UPDATE checks SET completed_at = now() - interval '31 days' WHERE id = ANY($1)", [
+    [first, second],
+  ]);
+  assert.equal(await purgeExpiredChecks(db, 30), 2);
+  for (const row of await history()) {
+    assert.deepEqual(row, { id: row.id, patient_key: null, reuse_key: null, changes: null });
+  }
+});
+
+test('completed monitors past retention are deleted; their checks stay, unlinked; others are kept', async () => {
+  const db = svc.service.store.db;
+  const c = client(svc.url, svc.apiKey);
+  const ids: Record<string, string> = {};
+  const add = async (name: string, status: string, lastRunDaysAgo: number | null, createdDaysAgo: number) => {
+    ids[name] = `mon_${uuidv7()}`;
+    await db.query(
+      `INSERT INTO monitors (id, organization_id, status, trading_partner_service_id, request, dates, next_run_at,
+                             last_run_at, runs, created_at)
+       VALUES ($1, $2, $3, 'SANDBOX', $4, ARRAY['20260110'], NULL,
+               now() - $5 * interval '1 day', $6, now() - $7 * interval '1 day')`,
+      [
+        ids[name],
+        svc.organizationId,
+        status,
+        sandboxRequest(member('SBX1000001')),
+        lastRunDaysAgo,
+        lastRunDaysAgo === null ? 0 : 1,
+        createdDaysAgo,
+      ],
+    );
+  };
+  await add('completedLongAgo', 'completed', 31, 40);
+  await add('completedNeverRan', 'completed', null, 31);
+  await add('completedRecently', 'completed', 5, 40);
+  await add('activeOld', 'active', 31, 40);
+  await add('pausedOld', 'paused', 31, 40);
+  // A run of the monitor that goes: it stays, no longer linked.
+  const run = (await c.post('/api/eligibility', sandboxRequest(member('SBX1000001')))).body.id;
+  await waitForResult(c, run);
+  await db.query('UPDATE checks SET monitor_id = $1 WHERE id = $2', [ids.completedLongAgo, run]);
+
+  assert.equal(await purgeCompletedMonitors(db, 30), 2);
+  assert.equal(await purgeCompletedMonitors(db, 30), 0);
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM monitors WHERE id = ANY($1)', [
+    Object.values(ids),
+  ]);
+  assert.deepEqual(
+    rows.map((r) => r.id).sort(),
+    [ids.completedRecently, ids.activeOld, ids.pausedOld].sort(),
+  );
+  assert.equal((await c.get(`/api/eligibility/monitors/${ids.completedLongAgo}`)).status, 404);
+  const check = await db.query<{ monitor_id: string | null }>('SELECT monitor_id FROM checks WHERE id = $1', [
+    run,
+  ]);
+  assert.equal(check.rows[0]!.monitor_id, null);
+  assert.equal((await c.get(`/api/eligibility/${run}/status`)).body.status, 'COMPLETED', 'the check stays');
 });

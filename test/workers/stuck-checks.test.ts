@@ -65,7 +65,6 @@ async function runWorker<T>(logs: LogCapture, fn: () => Promise<T>): Promise<T> 
     maxAttempts: MAX_ATTEMPTS,
     retryBaseMs: 10,
     senderId: 'TEST',
-    applicationMode: 'sandbox',
   });
   await worker.start();
   try {

@@ -56,6 +56,8 @@ describe('tigershark/271_5010_medica_hsd.txt (5010, | and } delimiters)', () => 
       insuranceTypeCode: 'EP',
       insuranceType: 'Exclusive Provider Organization',
       groupNumber: '030030001000120',
+      // REF|18|0404044 in 2100C
+      planNumber: '0404044',
     });
     assert.deepEqual(r.planDateInformation, {
       eligibility: '20141208',
@@ -223,7 +225,7 @@ describe('oopfactory/271_4010_CMS_HETS.txt (4010, component separator |)', () =>
 describe('linuxforhealth-x12/271_5010A1_dependent.271 (benefits and TRN on the dependent)', () => {
   test('with the inquiry trace the dependent is the patient; her DTP*346 dates the plan', () => {
     const r = parsed('linuxforhealth-x12/271_5010A1_dependent.271', '93175-012547');
-    // NM1*03*1*SMITH*MARY, N3, N4, DMG*D8*19981014*F
+    // NM1*03*1*SMITH*MARY, N3, N4, DMG*D8*19981014*F, INS*N*19
     assert.deepEqual(r.dependents, [
       {
         lastName: 'SMITH',
@@ -239,6 +241,8 @@ describe('linuxforhealth-x12/271_5010A1_dependent.271 (benefits and TRN on the d
           state: 'MO',
           postalCode: '64108',
         },
+        relationToSubscriberCode: '19',
+        relationToSubscriber: 'Child',
       },
     ]);
     assert.equal(r.subscriber.firstName, 'JOHN');

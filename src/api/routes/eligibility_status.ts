@@ -6,7 +6,8 @@ import { UUID_PATTERN } from '../../ids.ts';
 import { findCheckResult } from '../../store/checks.ts';
 import type { ApiKeyAuthenticator } from '../auth.ts';
 import { notFound } from '../errors.ts';
-import { errorResponses, openApiSchema } from '../openapi.ts';
+import { errorResponses, successResponse } from '../openapi.ts';
+import { openApiExamples } from '../openapi-examples.ts';
 import { declarePlugin } from '../plugin-meta.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 
@@ -21,6 +22,9 @@ const StatusParams = Type.Object({ id: Type.String() });
  * Params are typed from their schema through the route generic rather than the TypeBox type provider: the
  * provider would also type the reply from the 200 schema, but this route sends the stored JSON text as is.
  */
+/** The `Retry-After` of an IN_PROGRESS answer, in seconds. */
+export const POLL_AFTER_SECONDS = 1;
+
 export const statusRoute: FastifyPluginAsync<StatusRouteOptions> = async (app, { auth, limiter }) => {
   app.get<{ Params: Static<typeof StatusParams> }>(
     '/api/eligibility/:id/status',
@@ -29,13 +33,33 @@ export const statusRoute: FastifyPluginAsync<StatusRouteOptions> = async (app, {
         summary: 'Get eligibility check status',
         description:
           'IN_PROGRESS: `id` and `status` only. COMPLETED: the full result. FAILED: `id`, `status`, `payer`, ' +
-          '`subscriber`, `tradingPartnerServiceId` and `errors`. A check of another organization answers 404.',
+          '`subscriber`, `tradingPartnerServiceId` and `errors`, each error with its `followupAction` and ' +
+          '`possibleResolutions` (the table in docs/errors.md). A finished check whose request was repaired at ' +
+          'submission also carries `requestCorrections` and a `REQUEST_CORRECTED` warning. A check of another ' +
+          'organization answers 404. ' +
+          'An IN_PROGRESS answer carries `Retry-After` (seconds): poll no sooner than that, or use a webhook.',
+        operationId: 'getEligibilityCheckStatus',
         tags: ['Eligibility'],
         security: [{ ApiKeyAuth: [] }],
         params: StatusParams,
         response: {
-          200: openApiSchema(EligibilityCheckResponse),
-          ...errorResponses(401, 403, 404, 429, 500),
+          200: successResponse(
+            'The check, shaped by its status. A FAILED check is still a 200: its `errors` say why.',
+            EligibilityCheckResponse,
+            {
+              headers: {
+                'Retry-After': {
+                  type: 'integer',
+                  description: 'Only while IN_PROGRESS: seconds to wait before polling again.',
+                },
+              },
+              examples: openApiExamples().results,
+            },
+          ),
+          ...errorResponses([400, 401, 403, 404, 429, 500, 503], {
+            400: 'The URL is malformed (an undecodable percent-encoding) (ValidationException).',
+            404: 'No check with this id in your organization (ResourceNotFoundException).',
+          }),
         },
       },
     },
@@ -48,6 +72,8 @@ export const statusRoute: FastifyPluginAsync<StatusRouteOptions> = async (app, {
       if (!row) throw notFound('No eligibility check with this id.');
       reply.header('cache-control', 'no-store');
       if (row.status === 'IN_PROGRESS' || row.result === null) {
+        // How soon asking again can tell something new: most checks finish within a second or two.
+        reply.header('retry-after', String(POLL_AFTER_SECONDS));
         return reply.type('application/json').send(`{"id":"${id}","status":"IN_PROGRESS"}`);
       }
       // The stored body is the exact JSON the webhook sends; serve it as is.

@@ -1,19 +1,16 @@
 /** POST /api/eligibility: accept a check and answer 202 `{id, status: "IN_PROGRESS"}` at once. */
 import type { FastifyPluginAsync } from 'fastify';
-import Type from 'typebox';
 import { formatProblems } from '../../checks/request.ts';
-import { isValidIdempotencyKey, submitCheck } from '../../checks/submit.ts';
+import { submitCheck } from '../../checks/submit.ts';
 import { EligibilityCheckRequest } from '../../contract/check-request.ts';
+import { EligibilityCheckAccepted } from '../../contract/check-response.ts';
 import type { ApiKeyAuthenticator } from '../auth.ts';
 import { validation } from '../errors.ts';
-import { errorResponses } from '../openapi.ts';
+import { errorResponses, successResponse } from '../openapi.ts';
+import { openApiExamples } from '../openapi-examples.ts';
 import { declarePlugin } from '../plugin-meta.ts';
 import type { RateLimiter } from '../rate-limit.ts';
-
-const SubmitResponse = Type.Object({
-  id: Type.String({ description: 'Check id (UUIDv7); poll `GET /api/eligibility/{id}/status`.' }),
-  status: Type.Literal('IN_PROGRESS'),
-});
+import { IdempotencyHeaders, REPLAYED_HEADER, submitContext, writeGate } from '../write-gate.ts';
 
 export interface SubmitRouteOptions {
   auth: ApiKeyAuthenticator;
@@ -25,6 +22,7 @@ export interface SubmitRouteOptions {
  * in the handler (after authentication), so `request.body` is honestly `unknown` until `submitCheck` checks it.
  */
 export const submitRoute: FastifyPluginAsync<SubmitRouteOptions> = async (app, { auth, limiter }) => {
+  const examples = openApiExamples();
   app.post(
     '/api/eligibility',
     {
@@ -32,50 +30,51 @@ export const submitRoute: FastifyPluginAsync<SubmitRouteOptions> = async (app, {
         summary: 'Submit an eligibility check',
         description:
           'Creates a check processed asynchronously. Answers **202 Accepted** (the work is not done yet) with the id ' +
-          'to poll. Unknown fields are rejected with 400 so that typos are not silently ignored.',
+          'to poll. Unknown fields are rejected with 400 so that typos are not silently ignored.\n\n' +
+          '**Request repair.** Before it is validated and stored, the request is repaired where a payer would reject ' +
+          'what a person plainly meant: names folded to the X12 basic character set (`José` → `JOSE`; apostrophes, ' +
+          'periods and repeated spaces removed), a `JR`/`SR`/`II`/`III`/`IV` at the end of `lastName` moved to ' +
+          '`suffix` (CAQH CORE rule 258), names cut to the 270 element lengths, spaces and dashes removed from ' +
+          '`memberId` (unless the payer directory says its ids keep them), and dates written `YYYY-MM-DD` rewritten ' +
+          '`YYYYMMDD`. The schema below describes the request after repair. Repairs happen at submission, so the ' +
+          'stored request is the one sent to the payer; each is listed in `requestCorrections` (here and on the ' +
+          'finished check, with a `REQUEST_CORRECTED` warning), naming the field and what was done, never the value. ' +
+          'Ids are never cut or guessed. See docs/errors.md.',
+        operationId: 'submitEligibilityCheck',
         tags: ['Eligibility'],
         security: [{ ApiKeyAuth: [] }],
-        body: EligibilityCheckRequest,
-        headers: Type.Object({
-          'idempotency-key': Type.Optional(
-            Type.String({
-              description:
-                'Same key + same body within 24 h returns the same check; another body answers 422.',
-            }),
+        body: {
+          content: {
+            'application/json': { schema: EligibilityCheckRequest, examples: examples.requests },
+          },
+        },
+        headers: IdempotencyHeaders,
+        response: {
+          202: successResponse(
+            'Accepted: the check is stored and runs asynchronously. Poll its status, or wait for the webhook.',
+            EligibilityCheckAccepted,
+            { headers: REPLAYED_HEADER, examples: examples.accepted },
           ),
-        }),
-        response: { 202: SubmitResponse, ...errorResponses(400, 401, 403, 413, 422, 429) },
+          ...errorResponses([400, 401, 403, 413, 415, 422, 429, 500, 503], {
+            400: 'The body is not valid JSON or does not match the schema (a missing or unknown field, a bad NPI check digit, an impossible date), or the Idempotency-Key is malformed; the message names each field (ValidationException).',
+          }),
+        },
       },
-      // Validation runs in the handler, after authentication, so an unauthenticated caller learns nothing.
+      // Validation runs in the handler, after authentication (see writeGate).
       validatorCompiler: () => () => true,
-      // Authentication and the rate limit run before the body is read: a caller without a valid key, or
-      // over its limit, is answered at once and its body (however large or slow) is never read.
-      onRequest: async (request, reply) => {
-        const key = await auth.authenticate(request, 'eligibility:write');
-        reply.headers(limiter.take(key.keyId));
-      },
+      onRequest: writeGate(auth, limiter),
     },
     async (request, reply) => {
       const key = request.auth!;
-      const idempotencyKey = request.headers['idempotency-key'];
-      if (
-        idempotencyKey !== undefined &&
-        (typeof idempotencyKey !== 'string' || !isValidIdempotencyKey(idempotencyKey))
-      ) {
-        throw validation('Idempotency-Key must be 1-255 printable ASCII characters.');
-      }
-      const result = await submitCheck(app.db, key.organizationId, request.body, {
-        idempotencyKey,
-        wake: () => app.checksNotifier.notify(),
-        canonicalPayerId: (id) => app.payers?.resolvePayer(id)?.tradingPartnerServiceId,
-      });
+      const result = await submitCheck(app.db, key.organizationId, request.body, submitContext(app, request));
       if (!result.ok) {
         if ('conflict' in result) throw validation(result.conflict, 422);
         throw validation(formatProblems(result.problems));
       }
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       else app.metrics?.submitted(sentPayerId(request.body));
-      return reply.code(202).send({ id: result.id, status: 'IN_PROGRESS' });
+      const corrections = result.corrections.length ? { requestCorrections: result.corrections } : {};
+      return reply.code(202).send({ id: result.id, status: 'IN_PROGRESS', ...corrections });
     },
   );
 };

@@ -8,25 +8,26 @@ import Type from 'typebox';
 import { findPayers, type ListedPayer } from '../../payers/directory.ts';
 import type { ApiKeyAuthenticator } from '../auth.ts';
 import { validation } from '../errors.ts';
-import { errorResponses } from '../openapi.ts';
+import { errorResponses, successResponse } from '../openapi.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 
 const MAX_QUERY = 100;
 
-export const PayerListResponse = Type.Object({
-  payers: Type.Array(
-    Type.Object({
-      id: Type.String({ description: 'The `tradingPartnerServiceId` to submit checks with.' }),
-      name: Type.String(),
-      aliases: Type.Array(Type.String(), {
-        description: 'Other ids accepted for this payer; checks are stored and answered under `id`.',
-      }),
-      connectorType: Type.String({
-        description: '`sandbox`, `caqh-core-soap`, `caqh-core-mime` or `x12-json`.',
-      }),
+const ListedPayerSchema = Type.Object(
+  {
+    id: Type.String({ description: 'The `tradingPartnerServiceId` to submit checks with.' }),
+    name: Type.String(),
+    aliases: Type.Array(Type.String(), {
+      description: 'Other ids accepted for this payer; checks are stored and answered under `id`.',
     }),
-  ),
-});
+    connectorType: Type.String({
+      description: '`sandbox`, `caqh-core-soap`, `caqh-core-mime` or `x12-json`.',
+    }),
+  },
+  { $id: 'ListedPayer' },
+);
+
+export const PayerListResponse = Type.Object({ payers: Type.Array(ListedPayerSchema) }, { $id: 'PayerList' });
 
 export interface PayersListRouteOptions {
   auth: ApiKeyAuthenticator;
@@ -50,10 +51,16 @@ export const payersListRoute: FastifyPluginAsync<PayersListRouteOptions> = async
         description:
           'The payer directory: the built-in sandbox (when enabled) and the payers the operator configured. ' +
           '`q` keeps payers whose id, alias or name contains it, ignoring case.',
+        operationId: 'listPayers',
         tags: ['Payers'],
         security: [{ ApiKeyAuth: [] }],
         querystring: Type.Object({ q: Type.Optional(Type.String({ maxLength: MAX_QUERY })) }),
-        response: { 200: PayerListResponse, ...errorResponses(400, 401, 403, 429) },
+        response: {
+          200: successResponse('The payers, in directory order.', PayerListResponse),
+          ...errorResponses([400, 401, 403, 429, 500, 503], {
+            400: 'An unknown query parameter, or `q` longer than 100 characters (ValidationException).',
+          }),
+        },
       },
       // Validation runs in the handler, after authentication, so an unauthenticated caller learns nothing.
       validatorCompiler: () => () => true,

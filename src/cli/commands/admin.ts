@@ -5,7 +5,10 @@
 import type { Config } from '../../config.ts';
 import { readLock } from '../../store/datadir-lock.ts';
 import { type CommandSpec, type Io, type OptionSpec, UsageError } from '../args.ts';
-import { adminCall } from '../backend.ts';
+
+/** The store and the admin operations load only when a command runs, so `elig --help` stays quick. */
+const adminCall: typeof import('../backend.ts').adminCall = async (...args) =>
+  (await import('../backend.ts')).adminCall(...args);
 
 const ORG: OptionSpec = { type: 'string', value: 'ID', required: true, description: 'organization id' };
 

@@ -1,11 +1,16 @@
 /**
  * `elig check`: submits a check through the HTTP API (like any client) and, with --wait, shows progress
- * until the result. Progress goes to stderr, the result JSON to stdout.
+ * until the result. Progress goes to stderr; the result goes to stdout as a summary for people (verdict,
+ * plan, benefits, errors with what to do), or with --json as the API's JSON. Progress animates only when
+ * both streams are terminals (and NO_COLOR/TERM=dumb are unset); otherwise it is plain lines, without
+ * ANSI codes or carriage returns, fit for a log file or a pipe.
  */
+import { summarizeCheck } from '../../checks/summary.ts';
 import type { Config } from '../../config.ts';
-import { readLock } from '../../store/datadir-lock.ts';
-import type { CommandSpec, Io } from '../args.ts';
-import { CliError } from '../backend.ts';
+import type { EligibilityCheckResponse } from '../../contract/check-response.ts';
+import { apiTarget } from '../api-target.ts';
+import { CliError, type CommandSpec, type Io } from '../args.ts';
+import { renderCheckSummary } from '../check-summary.ts';
 
 interface CheckArgs {
   payer?: string;
@@ -18,6 +23,7 @@ interface CheckArgs {
   stc?: string;
   dos?: string;
   wait?: boolean;
+  json?: boolean;
   url?: string;
   key?: string;
   timeout?: string;
@@ -25,7 +31,7 @@ interface CheckArgs {
 
 export const CHECK_COMMAND: CommandSpec = {
   name: 'check',
-  summary: 'submit a check through the API; with --wait, show its progress and the result',
+  summary: 'submit a check through the API; with --wait, show its progress and a summary of the result',
   options: {
     payer: {
       type: 'string',
@@ -45,7 +51,15 @@ export const CHECK_COMMAND: CommandSpec = {
       value: 'NAME',
       description: "the provider's organization name; default Demo Clinic",
     },
-    wait: { type: 'boolean', description: 'show progress until the result, then print it' },
+    wait: {
+      type: 'boolean',
+      description:
+        'show progress (stderr) until the result, then print a summary: verdict, plan, benefits, errors with what to do',
+    },
+    json: {
+      type: 'boolean',
+      description: "print the API's JSON instead of the summary (without --wait, the submit answer is JSON)",
+    },
     timeout: {
       type: 'string',
       value: 'SECONDS',
@@ -62,13 +76,7 @@ export const CHECK_COMMAND: CommandSpec = {
 };
 
 async function checkCommand(config: Config, args: CheckArgs, io: Io, env = process.env): Promise<number> {
-  const key = args.key ?? env.ELIG_API_KEY;
-  if (!key)
-    throw new CliError(
-      'No API key: pass --key or set ELIG_API_KEY (the test key printed at first start, or `elig key create`).',
-    );
-  const base =
-    args.url ?? env.ELIG_API_URL ?? readLock(config.dataDir)?.adminUrl ?? `http://127.0.0.1:${config.port}`;
+  const { base, headers } = apiTarget(config, args, env);
   const body = {
     tradingPartnerServiceId: args.payer,
     provider: { organizationName: args.provider ?? 'Demo Clinic', npi: args.npi ?? '1234567893' },
@@ -82,7 +90,6 @@ async function checkCommand(config: Config, args: CheckArgs, io: Io, env = proce
         }
       : {}),
   };
-  const headers = { authorization: `Key ${key}`, 'content-type': 'application/json' };
   const submitted = await call(`${base}/api/eligibility`, {
     method: 'POST',
     headers,
@@ -95,21 +102,28 @@ async function checkCommand(config: Config, args: CheckArgs, io: Io, env = proce
   }
   const started = Date.now();
   const limitMs = Number(args.timeout ?? 900) * 1000;
+  const terminal = Boolean(io.stderr.isTTY && io.stdout.isTTY) && !env.NO_COLOR && env.TERM !== 'dumb';
   const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
   let polls = 0;
   for (;;) {
-    const status = (await call(`${base}/api/eligibility/${id}/status`, { headers })) as { status: string };
+    const status = (await call(`${base}/api/eligibility/${id}/status`, {
+      headers,
+    })) as EligibilityCheckResponse;
     const elapsed = ((Date.now() - started) / 1000).toFixed(1);
     if (status.status !== 'IN_PROGRESS') {
-      if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
+      if (terminal) io.stderr.write('\r\x1b[K');
       io.stderr.write(`Check ${id}: ${status.status} after ${elapsed}s\n`);
-      io.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+      io.stdout.write(
+        args.json
+          ? `${JSON.stringify(status, null, 2)}\n`
+          : renderCheckSummary(summarizeCheck(status), { colour: terminal }),
+      );
       return status.status === 'COMPLETED' ? 0 : 2;
     }
     if (Date.now() - started > limitMs)
       throw new CliError(`Check ${id} still IN_PROGRESS after ${elapsed}s; poll it later.`);
-    const line = `${frames[polls % frames.length]} Check ${id}: IN_PROGRESS (${elapsed}s)`;
-    if (io.stderr.isTTY) io.stderr.write(`\r\x1b[K${line}`);
+    const line = `Check ${id}: IN_PROGRESS (${elapsed}s)`;
+    if (terminal) io.stderr.write(`\r\x1b[K${frames[polls % frames.length]} ${line}`);
     else if (polls % 10 === 0) io.stderr.write(`${line}\n`);
     polls++;
     await new Promise((r) => setTimeout(r, Math.min(2000, 200 + polls * 100)));

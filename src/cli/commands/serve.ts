@@ -3,10 +3,11 @@
  * `elig migrate`: apply the migrations and exit.
  */
 import type { Config } from '../../config.ts';
-import { type Roles, type Service, startService, VERSION } from '../../server.ts';
-import { openStore } from '../../store/open.ts';
-import { closeWebhookAgents } from '../../webhooks/send.ts';
+import type { Roles, Service } from '../../server.ts';
 import type { CommandSpec } from '../args.ts';
+
+// The server, the store and the webhook sender are imported when a command runs, not when the CLI
+// starts: `elig --help`, `elig x12 parse` and the admin commands do not pay for loading them.
 
 const role = (name: string, summary: string, roles: Roles): CommandSpec => ({
   name,
@@ -27,6 +28,7 @@ export const SERVE_COMMANDS: CommandSpec[] = [
     summary: 'apply database migrations and exit',
     options: {},
     async run({ config, io }) {
+      const { openStore } = await import('../../store/open.ts');
       await (await openStore(config())).close();
       io.stderr.write('Migrations applied.\n');
       return 0;
@@ -39,6 +41,7 @@ async function serveCommand(
   roles: Roles,
   io: { stdout: NodeJS.WritableStream },
 ): Promise<number> {
+  const { startService, VERSION } = await import('../../server.ts');
   const service = await startService(config, { roles, initStoreInChildProcess: true });
   const store = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
   const role = roles.api && roles.worker ? 'api + worker' : roles.api ? 'api' : 'worker';
@@ -51,6 +54,7 @@ async function serveCommand(
       `  API:      ${service.url}/api/eligibility`,
       `  Portal:   ${service.url}/portal`,
       `  OpenAPI:  ${service.url}/openapi.json`,
+      `  API docs: ${service.url}/docs`,
     );
   }
   const first = service.bootstrap;
@@ -66,8 +70,17 @@ async function serveCommand(
       `    -d '{"tradingPartnerServiceId":"SANDBOX","provider":{"organizationName":"Demo Clinic","npi":"1234567893"},"subscriber":{"memberId":"SBX1000001","firstName":"JANE","lastName":"DOE","dateOfBirth":"19800115"}}'`,
     );
   }
-  io.stdout.write(`${lines.join('\n')}\n`);
-  await new Promise<void>((resolve) => {
+  if (!first && service.url) {
+    // A later start: the first start's key and link were shown once; say how to get new ones.
+    lines.push(
+      '',
+      'The first-start test key and sign-in link are shown only once. To get new credentials:',
+      '  API key:              elig key create --org ORG_ID --name NAME   (organization ids: elig org list)',
+      '  Portal sign-in link:  elig user reset-password --email EMAIL     (or an owner: Team in the portal)',
+    );
+  }
+  // Listen for the signals before printing: whoever reads the address may stop us at once.
+  const signalled = new Promise<void>((resolve) => {
     const onSignal = (signal: string) => {
       io.stdout.write(`Received ${signal}; shutting down (finishing or releasing claimed checks)...\n`);
       resolve();
@@ -75,8 +88,10 @@ async function serveCommand(
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
   });
+  io.stdout.write(`${lines.join('\n')}\n`);
+  await signalled;
   await service.stop();
-  await closeWebhookAgents();
+  await (await import('../../webhooks/send.ts')).closeWebhookAgents();
   return 0;
 }
 

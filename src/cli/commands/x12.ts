@@ -55,6 +55,7 @@ async function resultBody(r: Eligibility271): Promise<Record<string, unknown>> {
     benefitsInformation: r.benefitsInformation,
     planActive: r.planActive,
     requestedServiceTypeCodes: [],
+    asOf: new Date().toISOString().slice(0, 10).replaceAll('-', ''),
   });
   return {
     payer: r.payer,

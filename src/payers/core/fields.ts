@@ -4,10 +4,10 @@
  * X12 text or a typed error.
  */
 import { randomUUID } from 'node:crypto';
-import { PayerAuthenticationError, TransientPayerError } from '../connector.ts';
-import type { ConnectorDeps } from '../connector-deps.ts';
+import { PayerAuthenticationError, type PayerCallOptions, TransientPayerError } from '../connector.ts';
+import type { ConnectorDeps, GatewayConnector } from '../connector-deps.ts';
 import type { CoreMimeConnector, CoreSoapConnector } from '../directory-schema.ts';
-import { requireX12, scrubGatewayText } from '../http.ts';
+import { createGatewayAgent, exchange, type GatewayAnswer, requireX12, scrubGatewayText } from '../http.ts';
 
 export const CORE_NS = 'http://www.caqh.org/SOAP/WSDL/CORERule2.2.0.xsd';
 export const CORE_RULE_VERSION = '2.2.0';
@@ -65,7 +65,7 @@ export function coreTimeStamp(d: Date): string {
   return `${d.toISOString().slice(0, 19)}Z`;
 }
 
-export interface CoreSession {
+interface CoreSession {
   /** Username and password, resolved per call so a rotated secret file takes effect. */
   credentials: (() => { username: string; password: string }) | undefined;
   tls: { cert?: string; key?: string };
@@ -78,7 +78,7 @@ export interface CoreSession {
  * Validates the authentication forms (a username with its password, a certificate with its key, at least
  * one of the two) and prepares what each call needs. Errors name fields, never values.
  */
-export function coreSession(
+function coreSession(
   connector: string,
   config: CoreSoapConnector | CoreMimeConnector,
   deps: ConnectorDeps,
@@ -121,6 +121,55 @@ export function coreSession(
       CORERuleVersion: CORE_RULE_VERSION,
       Payload: x12_270,
     }),
+  };
+}
+
+/** What differs between the two CORE transports: how a request is written, and how an answer is read. */
+export interface CoreTransport {
+  /** Refuses (throws a PermanentPayerError for) a 270 this transport cannot carry; absent: all can go. */
+  refuse?: (x12_270: string) => void;
+  headers: Record<string, string>;
+  /** The request body, and its content type when it is not the fixed one in `headers`. */
+  encode: (
+    request: CoreRequest,
+    credentials: { username: string; password: string } | undefined,
+  ) => { body: string | Buffer; contentType?: string };
+  /** The X12 in the gateway's answer, or the payer error it means. */
+  read: (answer: GatewayAnswer, payloadId: string, now: Date, secrets: string[]) => string;
+}
+
+/**
+ * A CORE connector: the session (authentication forms checked once), one TLS agent per connector, and a
+ * call that writes the request with the transport, posts it, and reads the answer with the transport.
+ */
+export function coreConnector(
+  connector: string,
+  config: CoreSoapConnector | CoreMimeConnector,
+  deps: ConnectorDeps,
+  transport: CoreTransport,
+): GatewayConnector {
+  const session = coreSession(connector, config, deps);
+  const agent = createGatewayAgent({ ...session.tls, ...(deps.ca ? { ca: deps.ca } : {}) });
+  const now = deps.now ?? (() => new Date());
+  return {
+    name: connector,
+    async send(x12_270: string, { signal, onExchangeId }: PayerCallOptions): Promise<string> {
+      transport.refuse?.(x12_270);
+      const request = session.request(x12_270);
+      onExchangeId?.(request.PayloadID);
+      const { body, contentType } = transport.encode(request, session.credentials?.());
+      const headers = contentType ? { ...transport.headers, 'content-type': contentType } : transport.headers;
+      const answer = await exchange(connector, config.url, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: agent,
+        signal,
+      });
+      return transport.read(answer, request.PayloadID, now(), session.secrets());
+    },
+    // Destroy, not close: a shutdown must not wait on a gateway that hangs; in-flight calls fail as transient.
+    close: () => agent.destroy(),
   };
 }
 

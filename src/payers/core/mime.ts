@@ -4,37 +4,24 @@
  * client certificate on the TLS connection otherwise), and the answer is a multipart/form-data body with
  * the same fields plus ErrorCode and ErrorMessage. See docs/payers.md for the error mapping.
  */
-import { type PayerCallOptions, TransientPayerError } from '../connector.ts';
+import { TransientPayerError } from '../connector.ts';
 import type { ConnectorDeps, GatewayConnector } from '../connector-deps.ts';
 import type { CoreMimeConnector } from '../directory-schema.ts';
-import { createGatewayAgent, exchange, type GatewayAnswer, htmlPage, statusError } from '../http.ts';
-import { type CoreRequest, coreSession, readCoreAnswer } from './fields.ts';
+import { type GatewayAnswer, htmlPage, statusError } from '../http.ts';
+import { type CoreRequest, coreConnector, readCoreAnswer } from './fields.ts';
 import { decodeFormData, encodeFormData, MultipartError } from './multipart.ts';
 
 const NAME = 'caqh-core-mime';
 
 export function createCoreMimeConnector(config: CoreMimeConnector, deps: ConnectorDeps): GatewayConnector {
-  const session = coreSession(NAME, config, deps);
-  const agent = createGatewayAgent({ ...session.tls, ...(deps.ca ? { ca: deps.ca } : {}) });
-  const now = deps.now ?? (() => new Date());
-  return {
-    name: NAME,
-    async send(x12_270: string, { signal, onExchangeId }: PayerCallOptions): Promise<string> {
-      const request = session.request(x12_270);
-      onExchangeId?.(request.PayloadID);
-      const form = mimeFields(request, session.credentials?.());
-      const answer = await exchange(NAME, config.url, {
-        method: 'POST',
-        headers: { 'content-type': form.contentType, accept: 'multipart/form-data' },
-        body: form.body,
-        dispatcher: agent,
-        signal,
-      });
-      return readMimeAnswer(answer, request.PayloadID, now(), session.secrets());
+  return coreConnector(NAME, config, deps, {
+    headers: { accept: 'multipart/form-data' },
+    encode: (request, credentials) => {
+      const form = mimeFields(request, credentials);
+      return { body: form.body, contentType: form.contentType };
     },
-    // Destroy, not close: a shutdown must not wait on a gateway that hangs; in-flight calls fail as transient.
-    close: () => agent.destroy(),
-  };
+    read: readMimeAnswer,
+  });
 }
 
 /** The request parts in the rule's order. */

@@ -4,23 +4,11 @@
  * connection when one is; the 270 travels as CDATA in `COREEnvelopeRealTimeRequest/Payload` and the
  * answer's `Payload` (a 271, 999 or TA1) is returned as it came. See docs/payers.md for the error mapping.
  */
-import {
-  PayerAuthenticationError,
-  type PayerCallOptions,
-  PermanentPayerError,
-  TransientPayerError,
-} from '../connector.ts';
+import { PayerAuthenticationError, PermanentPayerError, TransientPayerError } from '../connector.ts';
 import type { ConnectorDeps, GatewayConnector } from '../connector-deps.ts';
 import type { CoreSoapConnector } from '../directory-schema.ts';
-import {
-  createGatewayAgent,
-  exchange,
-  type GatewayAnswer,
-  htmlPage,
-  scrubGatewayText,
-  statusError,
-} from '../http.ts';
-import { CORE_NS, type CoreRequest, coreSession, readCoreAnswer, safeCode } from './fields.ts';
+import { type GatewayAnswer, htmlPage, scrubGatewayText, statusError } from '../http.ts';
+import { CORE_NS, type CoreRequest, coreConnector, readCoreAnswer, safeCode } from './fields.ts';
 import {
   cdata,
   childrenNamed,
@@ -44,32 +32,18 @@ const XML_TYPES = new Set(['application/soap+xml', 'application/xml', 'text/xml'
 const NAME = 'caqh-core-soap';
 
 export function createCoreSoapConnector(config: CoreSoapConnector, deps: ConnectorDeps): GatewayConnector {
-  const session = coreSession(NAME, config, deps);
-  const agent = createGatewayAgent({ ...session.tls, ...(deps.ca ? { ca: deps.ca } : {}) });
-  const now = deps.now ?? (() => new Date());
-  return {
-    name: NAME,
-    async send(x12_270: string, { signal, onExchangeId }: PayerCallOptions): Promise<string> {
+  return coreConnector(NAME, config, deps, {
+    refuse: (x12_270) => {
       if (hasIllegalXmlChar(x12_270)) {
         throw new PermanentPayerError(`${NAME}: the 270 holds a control character XML 1.0 cannot carry`);
       }
-      const request = session.request(x12_270);
-      onExchangeId?.(request.PayloadID);
-      const answer = await exchange(NAME, config.url, {
-        method: 'POST',
-        headers: { 'content-type': SOAP_CONTENT_TYPE, accept: 'application/soap+xml' },
-        body: soapEnvelope(request, session.credentials?.()),
-        dispatcher: agent,
-        signal,
-      });
-      return readSoapAnswer(answer, request.PayloadID, now(), session.secrets());
     },
-    // Destroy, not close: a shutdown must not wait on a gateway that hangs; in-flight calls fail as transient.
-    close: () => agent.destroy(),
-  };
+    headers: { 'content-type': SOAP_CONTENT_TYPE, accept: 'application/soap+xml' },
+    encode: (request, credentials) => ({ body: soapEnvelope(request, credentials) }),
+    read: readSoapAnswer,
+  });
 }
 
-/** The request envelope. Child elements of the CORE element are unqualified, as in the rule's examples. */
 export function soapEnvelope(r: CoreRequest, credentials?: { username: string; password: string }): string {
   const security = credentials
     ? `<soap:Header><wsse:Security xmlns:wsse="${WSSE_NS}" soap:mustUnderstand="true"><wsse:UsernameToken>` +

@@ -87,6 +87,11 @@ export interface Member {
   plan: Plan;
   scenario: Scenario;
   dependents: Dependent[];
+  /**
+   * The plan from a date of service on (YYYYMMDD, inclusive): the payer answers for the date asked about
+   * (the 270's DTP*291, else the day it answers), so a member's answer can change between two checks.
+   */
+  planFrom?: { date: string; plan: Plan };
 }
 
 const YEAR_2026 = { eligibilityDate: '20260101', period: { start: '20260101', end: '20261231' } };
@@ -135,6 +140,25 @@ export const HMO_SILVER: Plan = {
     { serviceTypeCode: '33', covered: false },
   ],
   primaryCareProvider: { lastName: 'CARTER', firstName: 'OLIVIA', npi: '1245319599' },
+};
+
+/** SBX1000011 from 20261101: Table A's plan, ended on 20261031; the 271 says only EB*6. */
+const PPO_GOLD_ENDED: Plan = {
+  active: false,
+  groupNumber: PPO_GOLD.groupNumber,
+  eligibilityDate: '20260101',
+  period: { start: '20260101', end: '20261031' },
+  statusRows: [['30']],
+  services: [],
+};
+
+/** SBX1000012 from 20261101: Table A with the individual deductible met and physical therapy's 20 visits used. */
+const PPO_GOLD_MET: Plan = {
+  ...PPO_GOLD,
+  deductible: { ...PPO_GOLD.deductible!, individualRemaining: 0 },
+  services: PPO_GOLD.services.map((s) =>
+    s.serviceTypeCode === 'PT' ? { ...s, visitsUsed: s.visitLimit } : s,
+  ),
 };
 
 /** SBX1000003: coverage ended last year; the 271 says only EB*6. */
@@ -189,8 +213,10 @@ function member(
   plan: Plan,
   scenario: Scenario = { kind: 'normal' },
   dependents: Dependent[] = [],
+  planFrom?: Member['planFrom'],
 ): Member {
-  return { memberId, firstName, lastName, dateOfBirth, gender, address, plan, scenario, dependents };
+  const found = { memberId, firstName, lastName, dateOfBirth, gender, address, plan, scenario, dependents };
+  return planFrom ? { ...found, planFrom } : found;
 }
 const at = (line1: string, city: string, state: string, postalCode: string) => ({
   line1,
@@ -216,6 +242,8 @@ export const MEMBERS: readonly Member[] = [
     { firstName: 'NOAH', lastName: 'WILSON', dateOfBirth: '20120101', gender: 'M', rejection: '73' },
     { firstName: 'OLIVIA', lastName: 'WILSON', dateOfBirth: '20140610', gender: 'F' },
   ]),
+  member('SBX1000011', ['OLIVIA', 'CLARK', '19920614', 'F'], at('1100 POPLAR AVE', 'OMAHA', 'NE', '68102'), PPO_GOLD, undefined, [], { date: '20261101', plan: PPO_GOLD_ENDED }),
+  member('SBX1000012', ['HENRY', 'LEWIS', '19680227', 'M'], at('1200 HICKORY RD', 'TULSA', 'OK', '74103'), PPO_GOLD, undefined, [], { date: '20261101', plan: PPO_GOLD_MET }),
   member('SBX1000067', ['ANY', 'PERSON', '19900101', 'U'], at('67 NOWHERE RD', 'ANYTOWN', 'KS', '66101'), PPO_GOLD, { kind: 'reject', code: '67' }),
   member('SBX1000077', ['ANY', 'PERSON', '19900101', 'U'], at('77 NOWHERE RD', 'ANYTOWN', 'KS', '66101'), PPO_GOLD, { kind: 'reject', code: '77' }),
 ];
@@ -224,4 +252,9 @@ const BY_ID = new Map(MEMBERS.map((m) => [m.memberId, m]));
 
 export function findMember(memberId: string): Member | undefined {
   return BY_ID.get(memberId);
+}
+
+/** The member's plan on a date of service (YYYYMMDD). */
+export function planOn(member: Member, dateOfService: string): Plan {
+  return member.planFrom && dateOfService >= member.planFrom.date ? member.planFrom.plan : member.plan;
 }

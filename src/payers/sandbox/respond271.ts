@@ -6,7 +6,7 @@
 import { ccyymmdd, hhmm, segment, writeInterchange } from '../../x12/build270.ts';
 import { benefitRows } from './benefit-rows.ts';
 import type { ReceivedInquiry, ReceivedName } from './inquiry.ts';
-import type { Dependent, Member } from './members.ts';
+import { type Dependent, type Member, type Plan, planOn } from './members.ts';
 
 export const SANDBOX_PAYER = {
   tradingPartnerServiceId: 'SANDBOX',
@@ -54,9 +54,8 @@ function memberAddress(member: Member): string[] {
   return [segment('N3', a.line1), segment('N4', a.city, a.state, a.postalCode)];
 }
 
-/** Loop 2100C and 2110C for a matched member. */
-function subscriberLoop(member: Member): string[] {
-  const plan = member.plan;
+/** Loop 2100C and 2110C for a matched member, with the plan of the date asked about. */
+function subscriberLoop(member: Member, plan: Plan): string[] {
   return [
     segment('NM1', 'IL', '1', member.lastName, member.firstName, '', '', '', 'MI', member.memberId),
     segment('REF', '6P', plan.groupNumber),
@@ -93,7 +92,9 @@ export function respond271(inquiry: ReceivedInquiry, answer: Answer271, envelope
   body.push(segment('TRN', '1', envelope.payerTraceNumber, PAYER_ORIGINATOR));
   if (answer.kind === 'eligible') {
     const { member } = answer;
-    body.push(...subscriberLoop(member));
+    // The date of service asked about, else the day of the answer (docs/sandbox.md).
+    const plan = planOn(member, inquiry.dateOfService ?? ccyymmdd(envelope.now));
+    body.push(...subscriberLoop(member, plan));
     for (const [i, d] of member.dependents.entries()) body.push(...dependentLoop(member, d, 4 + i));
   } else {
     body.push(echoName(inquiry.subscriber));

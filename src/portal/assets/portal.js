@@ -19,10 +19,50 @@ async function copyValue(id) {
   }
 }
 
+/** `2026-05-01 09:03:07 CDT`: the same shape as the server's UTC text, in the given zone. */
+function zonedText(date, zone) {
+  const parts = {};
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  });
+  for (const p of format.formatToParts(date)) parts[p.type] = p.value;
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
+}
+
+/** Times in the organization's zone when it has set one, else in this browser's; UTC stays in the title. */
+function localizeTimes() {
+  const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  let zone = document.body.dataset.timeZone || browserZone;
+  for (const el of document.querySelectorAll('time[datetime]')) {
+    const date = new Date(el.getAttribute('datetime'));
+    if (Number.isNaN(date.getTime())) continue;
+    try {
+      el.textContent = zonedText(date, zone);
+    } catch {
+      zone = browserZone; // a zone this browser does not know: its own zone rather than none
+      el.textContent = zonedText(date, zone);
+    }
+    el.dataset.zone = zone;
+  }
+}
+
 document.addEventListener('DOMContentLoaded', () => {
+  localizeTimes();
   for (const button of document.querySelectorAll('button[data-copy]')) {
     button.hidden = false;
     button.addEventListener('click', () => copyValue(button.dataset.copy));
+  }
+  for (const button of document.querySelectorAll('button[data-print]')) {
+    button.hidden = false;
+    button.addEventListener('click', () => window.print());
   }
   for (const input of document.querySelectorAll('[data-select-on-focus]')) {
     input.addEventListener('focus', () => input.select());

@@ -1,6 +1,11 @@
 /**
  * Settings > API keys: create a key (shown once, with a copy button), list keys, revoke with a
  * confirmation step. A revoke invalidates the API's key cache at once, here and in other processes.
+ *
+ * Creating is POST/redirect/GET with a one-time view: the POST seals the new key into a short-lived
+ * cookie (AES-GCM with the service's secret box, bound to the user, five minutes) and redirects to
+ * `/new-key`, which shows it once and clears the cookie. Reloading that page, or going back and forward,
+ * shows the list and a notice instead of creating or showing a key again.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
@@ -16,21 +21,30 @@ import {
   formBody,
   formValue,
   formValues,
-  IdParams,
   notFound,
+  noticeOf,
+  ownerOnly,
+  ownerOnlyById,
   type PortalDeps,
-  queryValue,
   seeOther,
   sendPage,
   session,
 } from '../context.ts';
 import { timestamp } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { copyable, csrfField, errorSummary, messagePage, page, textField } from '../layout.ts';
-import { noticeFor } from '../notices.ts';
+import { copyable, csrfField, errorSummary, messagePage, page, settingsPage, textField } from '../layout.ts';
 
-const owner = { config: { access: 'owner' as const } };
 const BASE = '/portal/settings/api-keys';
+const NEW_KEY_PATH = `${BASE}/new-key`;
+const NEW_KEY_TTL_MS = 5 * 60_000;
+
+/** What the one-time cookie holds, sealed. */
+interface NewKeyView {
+  key: string;
+  keyId: string;
+  userId: string;
+  expiresAt: number;
+}
 
 const SCOPE_HELP: Record<Scope, string> = {
   'eligibility:read': 'read check results (GET /api/eligibility/{id}/status)',
@@ -95,13 +109,11 @@ function keysPage(
   o: { form?: CreateForm; created?: { key: string; record: ApiKeyRecord }; notice?: string },
 ): SafeHtml {
   const form = o.form ?? { name: '', scopes: [...SCOPES], mode: 'test', errors: [] };
-  return page({
-    title: 'API keys',
-    session: s,
-    current: 'api-keys',
-    notice: o.notice,
-    body: html`<h1>API keys</h1>
-<p>Software sends a key with every request: <code>Authorization: Key &lt;API key&gt;</code>. Keep keys in a
+  return settingsPage(
+    s,
+    'api-keys',
+    o.notice,
+    html`<p>Software sends a key with every request: <code>Authorization: Key &lt;API key&gt;</code>. Keep keys in a
 secrets store or environment variable, never in source control; give each system its own key and revoke keys
 you no longer use.</p>
 ${
@@ -116,17 +128,32 @@ ${copyable('new-key-value', o.created.key, 'API key')}
 }
 <section aria-labelledby="keys"><h2 id="keys">Keys</h2>${keyTable(keys)}</section>
 ${createForm(s, form)}`,
-  });
+  );
 }
 
 export const apiKeyRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
-  portal.get('/settings/api-keys', owner, async (request, reply) => {
+  const newKeyCookie = deps.secureCookies ? '__Secure-elig_new_key' : 'elig_new_key';
+  const newKeyCookieOptions = {
+    path: NEW_KEY_PATH,
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: deps.secureCookies,
+  };
+  const openView = (sealed: string): NewKeyView | undefined => {
+    try {
+      return JSON.parse(deps.box.open(sealed)) as NewKeyView;
+    } catch {
+      return undefined;
+    }
+  };
+
+  portal.get('/settings/api-keys', ownerOnly, async (request, reply) => {
     const s = session(request);
     const keys = await listApiKeys(deps.db, s.user.organizationId);
-    return sendPage(reply, keysPage(s, keys, { notice: noticeFor(queryValue(request, 'notice')) }));
+    return sendPage(reply, keysPage(s, keys, { notice: noticeOf(request) }));
   });
 
-  portal.post('/settings/api-keys', owner, async (request, reply) => {
+  portal.post('/settings/api-keys', ownerOnly, async (request, reply) => {
     const s = session(request);
     const body = formBody(request);
     const form: CreateForm = {
@@ -152,27 +179,46 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal
       mode: form.mode as 'test' | 'live',
     });
     request.log.info({ userId: s.user.id, keyId: created.record.id }, 'API key created in the portal');
+    const view: NewKeyView = {
+      key: created.key,
+      keyId: created.record.id,
+      userId: s.user.id,
+      expiresAt: Date.now() + NEW_KEY_TTL_MS,
+    };
+    reply.setCookie(newKeyCookie, deps.box.seal(JSON.stringify(view)), {
+      ...newKeyCookieOptions,
+      maxAge: NEW_KEY_TTL_MS / 1000,
+    });
+    return seeOther(reply, NEW_KEY_PATH);
+  });
+
+  portal.get('/settings/api-keys/new-key', ownerOnly, async (request, reply) => {
+    const s = session(request);
+    const sealed = request.cookies[newKeyCookie];
+    reply.clearCookie(newKeyCookie, newKeyCookieOptions);
+    const view = sealed ? openView(sealed) : undefined;
     const keys = await listApiKeys(deps.db, s.user.organizationId);
-    return sendPage(reply, keysPage(s, keys, { created }), 201);
+    const record = keys.find((k) => k.id === view?.keyId && !k.revokedAt);
+    if (!view || !record || view.userId !== s.user.id || view.expiresAt < Date.now()) {
+      return seeOther(reply, `${BASE}?notice=key-shown-once`);
+    }
+    return sendPage(reply, keysPage(s, keys, { created: { key: view.key, record } }));
   });
 
   const activeKey = async (organizationId: string, id: string) =>
     (await listApiKeys(deps.db, organizationId)).find((k) => k.id === id && !k.revokedAt);
 
-  portal.get(
-    '/settings/api-keys/:id/revoke',
-    { ...owner, schema: { params: IdParams } },
-    async (request, reply) => {
-      const s = session(request);
-      const key = await activeKey(s.user.organizationId, request.params.id);
-      if (!key) return notFound(request, reply);
-      return sendPage(
-        reply,
-        page({
-          title: 'Revoke key',
-          session: s,
-          current: 'api-keys',
-          body: html`<h1>Revoke “${key.name}”?</h1>
+  portal.get('/settings/api-keys/:id/revoke', ownerOnlyById, async (request, reply) => {
+    const s = session(request);
+    const key = await activeKey(s.user.organizationId, request.params.id);
+    if (!key) return notFound(request, reply);
+    return sendPage(
+      reply,
+      page({
+        title: 'Revoke key',
+        session: s,
+        current: 'api-keys',
+        body: html`<h1>Revoke “${key.name}”?</h1>
 <p>Key <code>${key.prefix}…</code> stops working at once: every request that sends it gets
 <code>401 UnauthorizedException</code>. This cannot be undone; to keep a system working, create its new key
 first.</p>
@@ -181,32 +227,27 @@ first.</p>
   <button type="submit" class="danger">Revoke key</button>
   <a href="${BASE}">Cancel</a>
 </form>`,
-        }),
-      );
-    },
-  );
+      }),
+    );
+  });
 
-  portal.post(
-    '/settings/api-keys/:id/revoke',
-    { ...owner, schema: { params: IdParams } },
-    async (request, reply) => {
-      const s = session(request);
-      const id = request.params.id;
-      const revoked = await revokeApiKey(deps.db, s.user.organizationId, id);
-      if (!revoked) {
-        return sendPage(
-          reply,
-          messagePage({
-            title: 'Key not found',
-            message: 'That key does not exist in your organization, or it is already revoked.',
-            session: s,
-            action: { href: BASE, label: 'Back to API keys' },
-          }),
-          404,
-        );
-      }
-      request.log.info({ userId: s.user.id, keyId: id }, 'API key revoked in the portal');
-      return seeOther(reply, `${BASE}?notice=key-revoked`);
-    },
-  );
+  portal.post('/settings/api-keys/:id/revoke', ownerOnlyById, async (request, reply) => {
+    const s = session(request);
+    const id = request.params.id;
+    const revoked = await revokeApiKey(deps.db, s.user.organizationId, id);
+    if (!revoked) {
+      return sendPage(
+        reply,
+        messagePage({
+          title: 'Key not found',
+          message: 'That key does not exist in your organization, or it is already revoked.',
+          session: s,
+          action: { href: BASE, label: 'Back to API keys' },
+        }),
+        404,
+      );
+    }
+    request.log.info({ userId: s.user.id, keyId: id }, 'API key revoked in the portal');
+    return seeOther(reply, `${BASE}?notice=key-revoked`);
+  });
 };

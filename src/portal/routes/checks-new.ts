@@ -13,7 +13,7 @@ import { html, type SafeHtml } from '../html.ts';
 import { csrfField, errorSummary, page, textField } from '../layout.ts';
 import { payerPicker } from '../views/payer-picker.ts';
 
-const FIELDS = {
+export const FIELDS = {
   tradingPartnerServiceId: 'Payer',
   'provider.organizationName': 'Provider organization name',
   'provider.npi': 'Provider NPI',
@@ -24,8 +24,8 @@ const FIELDS = {
   'encounter.serviceTypeCodes': 'Service type codes',
   'encounter.dateOfService': 'Date of service',
 } as const;
-type FieldName = keyof typeof FIELDS;
-type Values = Record<FieldName, string>;
+export type FieldName = keyof typeof FIELDS;
+export type Values = Record<FieldName, string>;
 
 /** The form field a validation problem belongs to (`encounter.serviceTypeCodes[1]` → the codes field). */
 function fieldOf(problem: FieldProblem): FieldName {
@@ -80,13 +80,23 @@ export function buildCheckRequest(v: Values): Record<string, unknown> {
   );
 }
 
-function runPage(
+/** A form filled in from an earlier check ("Fix and resubmit"): why, and the fields to look at. */
+export interface Prefill {
+  intro: SafeHtml;
+  highlights: { field: FieldName; message: string }[];
+}
+
+export function runPage(
   s: PortalSession,
   payers: readonly ListedPayer[],
   v: Values,
   problems: FieldProblem[],
+  prefill?: Prefill,
 ): SafeHtml {
-  const errors = problems.map((p) => ({ field: fieldOf(p), message: message(p) }));
+  const errors = [
+    ...(prefill?.highlights ?? []),
+    ...problems.map((p) => ({ field: fieldOf(p), message: message(p) })),
+  ];
   const errorFor = (name: FieldName) =>
     errors
       .filter((e) => e.field === name)
@@ -101,7 +111,8 @@ function runPage(
     body: html`<h1>Run a check</h1>
 <p>Asks the payer whether the member is covered and for what. The answer usually arrives within seconds;
 the next page updates by itself until it does.</p>
-${errorSummary(errors)}
+${prefill?.intro ?? ''}
+${errorSummary(errors.filter((e, i) => errors.findIndex((x) => x.message === e.message) === i))}
 <form method="post" action="/portal/checks/new" novalidate class="grid-form">
   ${csrfField(s.csrfToken)}
   <fieldset><legend>Payer</legend>
@@ -149,6 +160,8 @@ export const newCheckRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (port
         'problems' in submitted ? submitted.problems : [{ field: 'body', problem: submitted.conflict }];
       return sendPage(reply, runPage(s, payers, values, problems), 400);
     }
+    // Counted like an API check (the payer id as the form sent it, as the API counts what clients send).
+    portal.metrics?.submitted(values.tradingPartnerServiceId);
     request.log.info({ userId: s.user.id, checkId: submitted.id }, 'check submitted from the portal');
     return seeOther(reply, `/portal/checks/${submitted.id}`);
   });

@@ -13,12 +13,19 @@ import {
   setPasswordHash,
   type TokenPurpose,
 } from '../../tenancy/users.ts';
-import { formBody, formValue, type PortalDeps, queryValue, seeOther, sendPage } from '../context.ts';
+import {
+  formBody,
+  formValue,
+  noticeOf,
+  type PortalDeps,
+  queryValue,
+  seeOther,
+  sendPage,
+} from '../context.ts';
 import { cookieNames, cookieOptions, issueFormToken } from '../csrf.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { csrfField, errorSummary, messagePage, page, textField } from '../layout.ts';
 import { LoginThrottle } from '../login-throttle.ts';
-import { noticeFor } from '../notices.ts';
 import { hashPassword, newPasswordProblem, PASSWORD_MIN, verifyPassword } from '../passwords.ts';
 import { attemptSignIn } from '../sign-in-attempt.ts';
 
@@ -51,8 +58,8 @@ ${o.error ? html`<div class="error-summary" role="alert"><p>${o.error}</p></div>
   ${textField({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
   <button type="submit">Sign in</button>
 </form>
-<p class="muted">Forgot your password? Ask an owner of your organization for a new sign-in link, or your
-operator (<code>elig user reset-password</code>).</p>
+<p class="muted">Forgot your password? Ask an owner of your organization for a new sign-in link (they make
+one under Team, “New sign-in link”), or your operator (<code>elig user reset-password</code>).</p>
 </div>`,
   });
 }
@@ -93,6 +100,8 @@ ${errorSummary(o.error ? [{ field: 'password', message: o.error }] : [])}
   });
 }
 
+type LinkHolder = NonNullable<Awaited<ReturnType<typeof peekLoginToken>>>;
+
 function linkInvalid(): SafeHtml {
   return messagePage({
     title: 'This link no longer works',
@@ -117,14 +126,27 @@ export const signInRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal
   };
   const formToken = (request: FastifyRequest, reply: FastifyReply) =>
     issueFormToken(request, reply, deps.tokenKey, deps.secureCookies);
+  /** The page a sign-in link opens: set a password when the link's purpose needs one, else a button. */
+  const linkPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    found: LinkHolder,
+    error?: string,
+  ) =>
+    setPasswordForm({
+      path: `/portal/login/${token}`,
+      token: formToken(request, reply),
+      email: found.user.email,
+      purpose: found.purpose,
+      needsPassword: needsPassword(found.purpose, found.user.hasPassword),
+      error,
+    });
 
   portal.get('/login', anonymous, async (request, reply) => {
     const next = safeNext(queryValue(request, 'next'));
     if (request.portalSession) return seeOther(reply, next);
-    return sendPage(
-      reply,
-      loginForm({ token: formToken(request, reply), next, notice: noticeFor(queryValue(request, 'notice')) }),
-    );
+    return sendPage(reply, loginForm({ token: formToken(request, reply), next, notice: noticeOf(request) }));
   });
 
   portal.post('/login', anonymous, async (request, reply) => {
@@ -177,16 +199,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal
     const { token } = request.params;
     const found = await peekLoginToken(deps.db, deps.tokenKey, token);
     if (!found) return sendPage(reply, linkInvalid(), 410);
-    return sendPage(
-      reply,
-      setPasswordForm({
-        path: `/portal/login/${token}`,
-        token: formToken(request, reply),
-        email: found.user.email,
-        purpose: found.purpose,
-        needsPassword: needsPassword(found.purpose, found.user.hasPassword),
-      }),
-    );
+    return sendPage(reply, linkPage(request, reply, token, found));
   });
 
   portal.post('/login/:token', { ...anonymous, schema: { params: TokenParams } }, async (request, reply) => {
@@ -200,18 +213,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal
       const password = formValue(form, 'password');
       const problem = newPasswordProblem(password, formValue(form, 'confirm'), found.user.email);
       if (problem) {
-        return sendPage(
-          reply,
-          setPasswordForm({
-            path: `/portal/login/${token}`,
-            token: formToken(request, reply),
-            email: found.user.email,
-            purpose: found.purpose,
-            needsPassword: true,
-            error: problem,
-          }),
-          400,
-        );
+        return sendPage(reply, linkPage(request, reply, token, found, problem), 400);
       }
       passwordHash = await hashPassword(password);
     }

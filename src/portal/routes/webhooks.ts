@@ -16,21 +16,24 @@ import {
 import {
   getWebhookSettings,
   rollWebhookSecret,
+  setWebhookEventTypes,
   setWebhookSecret,
   setWebhookUrl,
 } from '../../webhooks/settings.ts';
 import {
   formBody,
   formValue,
-  IdParams,
+  formValues,
   notFound,
+  noticeOf,
+  ownerOnly,
+  ownerOnlyById,
   type PortalDeps,
   queryValue,
   seeOther,
   sendPage,
   session,
 } from '../context.ts';
-import { noticeFor } from '../notices.ts';
 import {
   type EventDetail,
   eventPage,
@@ -39,7 +42,6 @@ import {
   webhooksPage,
 } from '../views/webhooks.ts';
 
-const owner = { config: { access: 'owner' as const } };
 /** How long the test button waits for the dispatcher's first attempt before showing a page that reloads. */
 const TEST_WAIT_MS = 5000;
 
@@ -55,14 +57,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (porta
     return sendPage(reply, webhooksPage(s, settings, page.slice(0, 25), next, { ...st, before }), status);
   };
 
-  portal.get('/settings/webhooks', owner, (request, reply) =>
+  portal.get('/settings/webhooks', ownerOnly, (request, reply) =>
     show(request, reply, {
-      notice: noticeFor(queryValue(request, 'notice')),
+      notice: noticeOf(request),
       before: queryValue(request, 'before'),
     }),
   );
 
-  portal.post('/settings/webhooks/url', owner, async (request, reply) => {
+  portal.post('/settings/webhooks/url', ownerOnly, async (request, reply) => {
     const s = session(request);
     const url = formValue(formBody(request), 'url').trim();
     const result = await setWebhookUrl(deps.db, s.user.organizationId, url || null, {
@@ -73,7 +75,19 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (porta
     return seeOther(reply, `${WEBHOOKS}?notice=${url ? 'url-saved' : 'url-cleared'}`);
   });
 
-  portal.post('/settings/webhooks/secret', owner, async (request, reply) => {
+  portal.post('/settings/webhooks/events', ownerOnly, async (request, reply) => {
+    const s = session(request);
+    const chosen = formValues(formBody(request), 'types');
+    const result = await setWebhookEventTypes(deps.db, s.user.organizationId, chosen);
+    if (!result.ok) return show(request, reply, { notice: result.reason }, 400);
+    request.log.info(
+      { userId: s.user.id, eventTypes: result.value },
+      'webhook event types changed in the portal',
+    );
+    return seeOther(reply, `${WEBHOOKS}?notice=events-saved`);
+  });
+
+  portal.post('/settings/webhooks/secret', ownerOnly, async (request, reply) => {
     const s = session(request);
     const form = formBody(request);
     const action = formValue(form, 'action');
@@ -93,11 +107,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (porta
     });
   });
 
-  portal.post('/settings/webhooks/secret/reveal', owner, (request, reply) =>
+  portal.post('/settings/webhooks/secret/reveal', ownerOnly, (request, reply) =>
     show(request, reply, { reveal: true }),
   );
 
-  portal.post('/settings/webhooks/secret/roll', owner, async (request, reply) => {
+  portal.post('/settings/webhooks/secret/roll', ownerOnly, async (request, reply) => {
     const s = session(request);
     const result = await rollWebhookSecret(deps.db, deps.box, s.user.organizationId);
     if (!result.ok) return show(request, reply, { secretError: result.reason }, 400);
@@ -109,7 +123,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (porta
     });
   });
 
-  portal.post('/settings/webhooks/test', owner, async (request, reply) => {
+  portal.post('/settings/webhooks/test', ownerOnly, async (request, reply) => {
     const s = session(request);
     const org = s.user.organizationId;
     const queued = await queueTestEvent(deps.db, org);
@@ -125,30 +139,22 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (porta
     return seeOther(reply, `${WEBHOOKS}/deliveries/${queued.eventId}?notice=${notice}`);
   });
 
-  portal.get(
-    '/settings/webhooks/deliveries/:id',
-    { ...owner, schema: { params: IdParams } },
-    async (request, reply) => {
-      const s = session(request);
-      const id = request.params.id;
-      const event = await getEvent(deps, s.user.organizationId, id);
-      const attempts = event && (await listWebhookAttempts(deps.db, s.user.organizationId, id));
-      if (!event || !attempts) return notFound(request, reply);
-      return sendPage(reply, eventPage(s, event, attempts, noticeFor(queryValue(request, 'notice'))));
-    },
-  );
+  portal.get('/settings/webhooks/deliveries/:id', ownerOnlyById, async (request, reply) => {
+    const s = session(request);
+    const id = request.params.id;
+    const event = await getEvent(deps, s.user.organizationId, id);
+    const attempts = event && (await listWebhookAttempts(deps.db, s.user.organizationId, id));
+    if (!event || !attempts) return notFound(request, reply);
+    return sendPage(reply, eventPage(s, event, attempts, noticeOf(request)));
+  });
 
-  portal.post(
-    '/settings/webhooks/deliveries/:id/resend',
-    { ...owner, schema: { params: IdParams } },
-    async (request, reply) => {
-      const s = session(request);
-      const id = request.params.id;
-      if (!(await resendWebhookEvent(deps.db, s.user.organizationId, id))) return notFound(request, reply);
-      request.log.info({ userId: s.user.id, eventId: id }, 'webhook delivery resent from the portal');
-      return seeOther(reply, `${WEBHOOKS}/deliveries/${id}?notice=resent`);
-    },
-  );
+  portal.post('/settings/webhooks/deliveries/:id/resend', ownerOnlyById, async (request, reply) => {
+    const s = session(request);
+    const id = request.params.id;
+    if (!(await resendWebhookEvent(deps.db, s.user.organizationId, id))) return notFound(request, reply);
+    request.log.info({ userId: s.user.id, eventId: id }, 'webhook delivery resent from the portal');
+    return seeOther(reply, `${WEBHOOKS}/deliveries/${id}?notice=resent`);
+  });
 };
 
 /** One event of this organization (the delivery log's header); undefined for anyone else's. */

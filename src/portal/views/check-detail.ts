@@ -1,28 +1,35 @@
 /**
- * One eligibility check as a front desk reads it: who and which plan, whether each of the seven service
- * types is covered and what the patient pays, how sure the service is and why, what went wrong and what to
- * do about it; the raw JSON and X12 folded away for whoever needs them.
+ * One eligibility check as a front desk reads it: the verdict first, in its colour and words; for a failed
+ * check, what went wrong and how to fix it; the plan's amounts once, then whether each of the seven service
+ * types is covered and what the patient pays; who and which plan; the raw JSON and X12 folded away.
  */
+import type { CoverageHistory } from '../../checks/check-history.ts';
 import type { CheckDetail } from '../../checks/list.ts';
-import type {
-  BenefitEntry,
-  EligibilityCheckError,
-  EligibilityCheckResponse,
-  ResponseDependent,
-} from '../../contract/check-response.ts';
+import { entryRepeatsPlan, type PlanAmounts, planAmountsOf } from '../../checks/plan-amounts.ts';
+import { payerText, personName, providerText } from '../../checks/summary.ts';
+import type { BenefitEntry, EligibilityCheckResponse, Verdict } from '../../contract/check-response.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { count, money, notStated, percent, statusBadge, timestamp, x12Date, yesNo } from '../format.ts';
 import { type HtmlValue, html, type SafeHtml } from '../html.ts';
 import { page } from '../layout.ts';
+import { dependentsSection, errorsSection } from './check-errors.ts';
+import { coverageHistorySection, reusedNote } from './check-history.ts';
+import {
+  correctionsBox,
+  correctionsOf,
+  planAmountsSection,
+  verdictBadge,
+  verdictBanner,
+  verdictOfResult,
+} from './check-verdict.ts';
+import { EMPTY_MONITOR_FORM, monitorForm } from './monitors.ts';
 
 const REFRESH_SECONDS = 3;
 
+/** Label and value pairs; a value that is absent is left out rather than shown as a dash. */
 function facts(rows: [string, HtmlValue][]): SafeHtml {
-  return html`<dl class="facts">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v ?? notStated()}</dd>`)}</dl>`;
-}
-
-function personName(p: { firstName?: string; middleName?: string; lastName?: string } | undefined): string {
-  return [p?.firstName, p?.middleName, p?.lastName].filter(Boolean).join(' ');
+  const present = rows.filter(([, v]) => v !== undefined && v !== null && v !== '');
+  return html`<dl class="facts">${present.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
 }
 
 function withRemaining(total: number | null | undefined, remaining: number | null | undefined): SafeHtml {
@@ -43,60 +50,56 @@ function coverage(b: BenefitEntry): SafeHtml {
 }
 
 /** The confidence of one entry and the reasons for it, on a row of its own under the entry. */
-function why(b: BenefitEntry): SafeHtml {
+function why(b: BenefitEntry, columns: number): SafeHtml {
   const c = b.confidence;
-  return html`<tr class="why"><td colspan="8"><span class="sr-only">${b.serviceType}: </span>Confidence <strong>${
+  return html`<tr class="why"><td colspan="${columns}"><span class="sr-only">${b.serviceType}: </span>Confidence <strong>${
     c ? percent(c.score) : notStated()
   }</strong>${c?.criteria.length ? html`: ${c.criteria.join('; ')}` : ''}</td></tr>`;
 }
 
-function benefitsTable(benefits: BenefitEntry[]): SafeHtml {
+function deductibleApplies(b: BenefitEntry): SafeHtml | string {
+  return b.deductibleApplies === false
+    ? html`<strong>Does not apply</strong>`
+    : b.deductibleApplies === true
+      ? 'Applies'
+      : notStated();
+}
+
+/**
+ * One row per service type. The plan's deductible and out-of-pocket amounts are in their own table above;
+ * the columns for them come back only when some service type states amounts of its own.
+ */
+function benefitsTable(benefits: BenefitEntry[], plan: PlanAmounts | undefined): SafeHtml {
   if (!benefits.length) {
     return html`<p>Coverage could not be determined for any service type: the payer's answer had no usable
 benefits. See the warnings and the raw answer below.</p>`;
   }
+  const ownAmounts = !plan || benefits.some((b) => !entryRepeatsPlan(b, plan));
+  const columns = ownAmounts ? 9 : 7;
+  const asPlan = html`<span class="muted">Plan amounts</span>`;
   return html`<div class="table-wrap" role="region" aria-labelledby="benefits" tabindex="0"><table class="benefits">
 <thead><tr>
 <th scope="col">Service type</th><th scope="col">Coverage</th><th scope="col">Copay</th><th scope="col">Coinsurance</th>
-<th scope="col">Deductible</th><th scope="col">Out-of-pocket max</th><th scope="col">Visits used / limit</th>
-<th scope="col">Prior authorization</th>
+<th scope="col">Deductible</th>${ownAmounts ? html`<th scope="col">Deductible amounts</th><th scope="col">Out-of-pocket max</th>` : ''}
+<th scope="col">Visits used / limit</th><th scope="col">Prior authorization</th>
 </tr></thead>
-<tbody>${benefits.map(
-    (b) => html`<tr class="entry">
+<tbody>${benefits.map((b) => {
+    const repeats = plan !== undefined && entryRepeatsPlan(b, plan);
+    return html`<tr class="entry">
 <th scope="row">${b.serviceType}</th>
 <td>${coverage(b)}</td>
 <td>${money(b.copay)}</td>
 <td>${percent(b.coinsurance)}</td>
-<td>${withRemaining(b.deductible, b.deductibleRemaining)}${family(b.familyDeductible, b.familyDeductibleRemaining)}${
-      b.deductibleApplies === false ? html`<br><strong>Deductible does not apply</strong>` : ''
-    }</td>
-<td>${withRemaining(b.outOfPocketMax, b.outOfPocketRemaining)}${family(b.familyOutOfPocketMax, b.familyOutOfPocketRemaining)}</td>
+<td>${deductibleApplies(b)}</td>${
+      ownAmounts
+        ? html`<td>${repeats ? asPlan : html`${withRemaining(b.deductible, b.deductibleRemaining)}${family(b.familyDeductible, b.familyDeductibleRemaining)}`}</td>
+<td>${repeats ? asPlan : html`${withRemaining(b.outOfPocketMax, b.outOfPocketRemaining)}${family(b.familyOutOfPocketMax, b.familyOutOfPocketRemaining)}`}</td>`
+        : ''
+    }
 <td>${b.visitLimit == null && b.visitsUsed == null ? notStated() : html`${count(b.visitsUsed)} / ${count(b.visitLimit)}`}</td>
 <td>${b.authorizationRequired === true ? html`<strong>Required</strong>` : b.authorizationRequired === false ? 'Not required' : notStated()}</td>
-</tr>${why(b)}`,
-  )}</tbody></table></div>`;
-}
-
-function errorsTable(errors: EligibilityCheckError[]): SafeHtml {
-  return html`<div class="table-wrap" role="region" aria-labelledby="errors" tabindex="0"><table>
-<thead><tr><th scope="col">Code</th><th scope="col">What happened</th><th scope="col">What to do</th><th scope="col">Where</th></tr></thead>
-<tbody>${errors.map(
-    (e) =>
-      html`<tr><th scope="row"><code>${e.code}</code></th><td>${e.description}${
-        e.possibleResolutions ? html`<p class="pre-line muted">${e.possibleResolutions}</p>` : ''
-      }</td><td><strong>${e.followupAction ?? notStated()}</strong></td><td>${e.location ?? notStated()}</td></tr>`,
-  )}</tbody></table></div>`;
-}
-
-function dependents(list: ResponseDependent[]): SafeHtml {
-  return html`<section aria-labelledby="dependents"><h2 id="dependents">Dependents</h2><ul>${list.map(
-    (d) =>
-      html`<li>${personName(d)} <span class="muted">born ${x12Date(d.dateOfBirth)}</span>${
-        d.aaaErrors?.length
-          ? html`<ul>${d.aaaErrors.map((e) => html`<li><code>${e.code}</code> ${e.description}: ${e.followupAction ?? ''}</li>`)}</ul>`
-          : ''
-      }</li>`,
-  )}</ul></section>`;
+</tr>${why(b, columns)}`;
+  })}</tbody></table></div>`;
 }
 
 /** `allServiceTypesMatchedDirectly` → `All service types matched directly`. */
@@ -116,13 +119,22 @@ export function x12Lines(x12: string): string {
     .join('\n');
 }
 
-function result(r: EligibilityCheckResponse): SafeHtml {
+function overallConfidence(r: EligibilityCheckResponse, verdict: Verdict | undefined): SafeHtml {
   const overall = r.confidence;
+  // How sure the service is of the benefits it read: meaningless, and misleading, when there is no coverage.
+  if (!overall || verdict?.status !== 'ACTIVE') return html``;
+  return html`<p>Overall confidence: <strong>${percent(overall.score)}</strong></p>${
+    Object.keys(overall.criteria).length
+      ? html`<ul class="criteria">${Object.entries(overall.criteria).map(
+          ([k, ok]) =>
+            html`<li><span aria-hidden="true">${ok ? '✓' : '✗'}</span><span class="sr-only">${ok ? 'Yes:' : 'No:'}</span> ${criterionText(k)}</li>`,
+        )}</ul>`
+      : ''
+  }`;
+}
+
+function planSection(r: EligibilityCheckResponse, verdict: Verdict | undefined): SafeHtml {
   return html`<section aria-labelledby="plan"><h2 id="plan">Plan</h2>${facts([
-    [
-      'Payer',
-      r.payer ? `${r.payer.payerName ?? ''}${r.payer.payerId ? ` (${r.payer.payerId})` : ''}` : undefined,
-    ],
     ['Plan', r.planInformation?.planName],
     ['Insurance type', r.planInformation?.insuranceType],
     ['Group number', r.planInformation?.groupNumber ?? r.subscriber?.groupNumber],
@@ -140,33 +152,26 @@ function result(r: EligibilityCheckResponse): SafeHtml {
         : undefined,
     ],
   ])}
-${
-  overall
-    ? html`<p>Overall confidence: <strong>${percent(overall.score)}</strong></p>${
-        Object.keys(overall.criteria).length
-          ? html`<ul class="criteria">${Object.entries(overall.criteria).map(
-              ([k, ok]) =>
-                html`<li><span aria-hidden="true">${ok ? '✓' : '✗'}</span><span class="sr-only">${ok ? 'Yes:' : 'No:'}</span> ${criterionText(k)}</li>`,
-            )}</ul>`
-          : ''
-      }`
-    : ''
+${overallConfidence(r, verdict)}
+</section>`;
 }
-</section>
-${
-  r.status === 'COMPLETED'
-    ? html`<section aria-labelledby="benefits"><h2 id="benefits">Benefits by service type</h2>${benefitsTable(r.benefits ?? [])}</section>`
-    : ''
+
+function completed(r: EligibilityCheckResponse, verdict: Verdict | undefined): SafeHtml {
+  const plan = planAmountsOf(r);
+  return html`${planAmountsSection(r)}
+<section aria-labelledby="benefits"><h2 id="benefits">Benefits by service type</h2>${benefitsTable(r.benefits ?? [], plan)}</section>
+${planSection(r, verdict)}`;
 }
-${r.errors?.length ? html`<section aria-labelledby="errors"><h2 id="errors">Errors</h2>${errorsTable(r.errors)}</section>` : ''}
-${
-  r.warnings?.length
-    ? html`<section aria-labelledby="warnings"><h2 id="warnings">Warnings</h2><ul>${r.warnings.map(
-        (w) => html`<li><code>${w.code}</code> ${w.description}</li>`,
-      )}</ul></section>`
-    : ''
-}
-${r.dependents?.length ? dependents(r.dependents) : ''}
+
+function rest(r: EligibilityCheckResponse): SafeHtml {
+  return html`${
+    r.warnings?.length
+      ? html`<section aria-labelledby="warnings"><h2 id="warnings">Warnings</h2><ul>${r.warnings.map(
+          (w) => html`<li><code>${w.code}</code> ${w.description}</li>`,
+        )}</ul></section>`
+      : ''
+  }
+${r.dependents?.length ? dependentsSection(r.dependents) : ''}
 ${r.additionalNotes ? html`<section aria-labelledby="notes"><h2 id="notes">Notes</h2><p class="pre-line">${r.additionalNotes}</p></section>` : ''}
 <section aria-labelledby="raw"><h2 id="raw">Raw answer</h2>
 <details><summary>JSON (as the API returns it)</summary><pre class="code">${JSON.stringify(r, null, 2)}</pre></details>
@@ -174,39 +179,53 @@ ${r.x12 ? html`<details><summary>X12 271 from the payer</summary><pre class="cod
 </section>`;
 }
 
-export function checkDetailPage(s: PortalSession, c: CheckDetail, notice?: string): SafeHtml {
+function whoSection(c: CheckDetail): SafeHtml {
   const sub = c.result?.subscriber ?? c.request?.subscriber;
-  const provider = c.result?.provider ?? c.request?.provider;
+  return html`<section aria-labelledby="who"><h2 id="who">Patient and provider</h2>${facts([
+    ['Member', personName(sub) || undefined],
+    ['Member id', sub?.memberId],
+    ['Date of birth', sub?.dateOfBirth ? x12Date(sub.dateOfBirth) : undefined],
+    ['Provider', providerText(c.result?.provider ?? c.request?.provider)],
+    ['Payer', payerText(c.result, c.request)],
+    ['Check id', html`<code>${c.id}</code>`],
+    ['Submitted', timestamp(c.createdAt)],
+    ['Finished', c.completedAt ? timestamp(c.completedAt) : undefined],
+    ['Payer attempts', String(c.attempts)],
+  ])}</section>`;
+}
+
+export function checkDetailPage(
+  s: PortalSession,
+  c: CheckDetail,
+  notice?: string,
+  history?: CoverageHistory,
+): SafeHtml {
   const inProgress = c.status === 'IN_PROGRESS';
+  const r = inProgress ? undefined : c.result;
+  const verdict = r ? verdictOfResult(r) : undefined;
+  const resubmit = c.request ? `/portal/checks/${c.id}/resubmit` : undefined;
   return page({
     title: 'Check',
     session: s,
     current: 'checks',
     notice,
     refreshSeconds: inProgress ? REFRESH_SECONDS : undefined,
-    body: html`<p><a href="/portal/checks">← All checks</a></p>
-<h1>Eligibility check ${statusBadge(c.status)}</h1>
+    body: html`<p><a href="/portal/checks">← All checks</a> · <a href="/portal/checks/${c.id}/print">Print view</a> · <a href="/portal/checks/${c.id}/print.pdf" download>PDF</a></p>
+<h1>Eligibility check ${verdict ? verdictBadge(verdict) : statusBadge(c.status)}</h1>
 ${
   inProgress
     ? html`<p class="panel" role="status">The payer has not answered yet. This page reloads every ${REFRESH_SECONDS} seconds.</p>`
     : ''
 }
-<section aria-labelledby="who"><h2 id="who">Patient and provider</h2>${facts([
-      ['Member', personName(sub) || undefined],
-      ['Member id', sub?.memberId],
-      ['Date of birth', sub?.dateOfBirth ? x12Date(sub.dateOfBirth) : undefined],
-      [
-        'Provider',
-        provider
-          ? `${provider.organizationName ?? personName(provider)}${provider.npi ? `, NPI ${provider.npi}` : ''}`
-          : undefined,
-      ],
-      ['Payer id', c.result?.tradingPartnerServiceId ?? c.request?.tradingPartnerServiceId],
-      ['Check id', html`<code>${c.id}</code>`],
-      ['Submitted', timestamp(c.createdAt)],
-      ['Finished', c.completedAt ? timestamp(c.completedAt) : undefined],
-      ['Payer attempts', String(c.attempts)],
-    ])}</section>
-${c.result && !inProgress ? result(c.result) : ''}`,
+${verdict ? verdictBanner(verdict) : ''}
+${reusedNote(r)}
+${coverageHistorySection(history)}
+${r ? correctionsBox(correctionsOf(r)) : ''}
+${r?.status === 'FAILED' ? errorsSection(r.errors ?? [], resubmit) : ''}
+${r?.status === 'COMPLETED' ? completed(r, verdict) : ''}
+${r?.status === 'COMPLETED' && r.errors?.length ? errorsSection(r.errors, resubmit) : ''}
+${whoSection(c)}
+${c.request ? monitorForm(s, c.id, EMPTY_MONITOR_FORM, []) : ''}
+${r ? rest(r) : ''}`,
   });
 }

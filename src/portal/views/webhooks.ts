@@ -2,12 +2,13 @@
  * Settings > Webhooks as a person reads it: where completed checks are sent, how they are signed, a test
  * button, and the delivery log (status, latency, attempts, next retry, resend).
  */
+import { EVENT_TYPES } from '../../contract/webhook-events.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import type { WebhookAttempt, WebhookEventSummary } from '../../webhooks/deliveries.ts';
 import type { WebhookSettings } from '../../webhooks/settings.ts';
 import { milliseconds, notStated, timestamp } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { copyable, csrfField, page, textField } from '../layout.ts';
+import { copyable, csrfField, page, settingsPage, textField } from '../layout.ts';
 
 export const WEBHOOKS = '/portal/settings/webhooks';
 
@@ -31,9 +32,9 @@ function stateLabel(e: WebhookEventSummary): string {
 }
 
 function eventName(e: WebhookEventSummary): SafeHtml {
-  return e.checkId
-    ? html`Check <a href="/portal/checks/${e.checkId}"><code>${e.checkId.slice(0, 8)}…</code></a>`
-    : html`Test event`;
+  if (e.checkId)
+    return html`Check <a href="/portal/checks/${e.checkId}"><code>${e.checkId.slice(0, 8)}…</code></a>`;
+  return e.kind === 'test' ? html`Test event` : html`<code>${e.kind}</code>`;
 }
 
 function deliveryTable(s: PortalSession, events: WebhookEventSummary[]): SafeHtml {
@@ -90,6 +91,22 @@ ${typeIn}
 <form method="post" action="${WEBHOOKS}/secret" class="inline">${csrfField(s.csrfToken)}<input type="hidden" name="action" value="remove"><button type="submit" class="link danger-text">Remove signing secret</button></form>`;
 }
 
+/** Which event types the endpoint receives (issue 17 section 4); each delivery names its type in a header. */
+function eventTypesSection(s: PortalSession, settings: WebhookSettings): SafeHtml {
+  return html`<section aria-labelledby="event-types"><h2 id="event-types">Events</h2>
+<form method="post" action="${WEBHOOKS}/events">${csrfField(s.csrfToken)}
+<fieldset><legend>Send these events to the URL (each delivery names its type in <code>X-Webhook-Event</code>)</legend>
+${EVENT_TYPES.map(
+  (t) =>
+    html`<label><input type="checkbox" name="types" value="${t.name}"${
+      settings.eventTypes.includes(t.name) ? ' checked' : ''
+    }> <code>${t.name}</code>: ${t.description}</label>`,
+)}
+</fieldset>
+<button type="submit" class="secondary">Save events</button></form>
+</section>`;
+}
+
 export function webhooksPage(
   s: PortalSession,
   settings: WebhookSettings,
@@ -97,13 +114,11 @@ export function webhooksPage(
   next: string | undefined,
   st: WebhookPageState,
 ): SafeHtml {
-  return page({
-    title: 'Webhooks',
-    session: s,
-    current: 'webhooks',
-    notice: st.notice,
-    body: html`<h1>Webhooks</h1>
-<p>When a check finishes (completed or failed) the service sends one <code>POST</code> with the check's JSON to your
+  return settingsPage(
+    s,
+    'webhooks',
+    st.notice,
+    html`<p>When a check finishes (completed or failed) the service sends one <code>POST</code> with the check's JSON to your
 URL. Answer with <code>200</code>; other answers are retried with growing delays for about 3 days. Without a URL,
 clients poll <code>GET /api/eligibility/{id}/status</code> instead.</p>
 
@@ -119,6 +134,8 @@ ${
     : ''
 }
 </section>
+
+${eventTypesSection(s, settings)}
 
 <section aria-labelledby="signing"><h2 id="signing">Signing secret</h2>
 ${secretSection(s, settings, st)}
@@ -145,7 +162,7 @@ ${deliveryTable(s, events)}
 ${next ? html`<p><a href="${WEBHOOKS}?before=${next}#log">Older deliveries</a></p>` : ''}
 ${st.before ? html`<p><a href="${WEBHOOKS}#log">Newest deliveries</a></p>` : ''}
 </section>`,
-  });
+  );
 }
 
 export interface EventDetail {
@@ -172,9 +189,10 @@ export function eventPage(
     notice,
     refreshSeconds: waiting ? 2 : undefined,
     body: html`<p><a href="${WEBHOOKS}#log">← Webhooks</a></p>
-<h1>${event.checkId ? 'Check delivery' : 'Test event delivery'}</h1>
+<h1>${event.checkId ? 'Check delivery' : event.kind === 'test' ? 'Test event delivery' : 'Delivery'}</h1>
 <dl class="facts">
 <dt>Event id</dt><dd><code>${event.id}</code> (sent as <code>X-Webhook-Id</code>)</dd>
+<dt>Type</dt><dd><code>${event.kind}</code> (sent as <code>X-Webhook-Event</code>)</dd>
 ${event.checkId ? html`<dt>Check</dt><dd><a href="/portal/checks/${event.checkId}"><code>${event.checkId}</code></a></dd>` : ''}
 <dt>URL</dt><dd><code class="wrap">${event.url}</code></dd>
 <dt>Status</dt><dd><span class="badge badge-${event.state}">${event.state}</span></dd>

@@ -11,6 +11,21 @@
  *
  * What differs between the two queues is only the table, which state is still pending, and the columns
  * handed to the worker; the order (oldest due first) and the lease are the same.
+ *
+ * Checks have two classes of work (`priority`): interactive checks (0: single submits, someone is waiting)
+ * and background checks (above 0: batch items). `claimDueChecks` takes interactive checks first, oldest
+ * due first (the `checks_due_idx` index on (priority, next_attempt_at) keeps that an index scan under FOR
+ * UPDATE SKIP LOCKED), and fills what is left with background checks taken round-robin across the
+ * organizations that have any: each claim gives every such organization an equal share (ties drawn at
+ * random, so claims of a single row are shared too), so one
+ * organization's 10,000-check batch cannot hold another organization's batch back, let alone its single
+ * checks. Why round-robin rather than a cap per organization: a cap must count every organization's checks
+ * in flight across all workers on each claim and leaves capacity idle when only one organization has work;
+ * the share costs one index probe per organization with background work and uses all the capacity. The
+ * organizations are found with a loose index scan (a recursive CTE that jumps from one organization_id
+ * to the next in `checks_background_due_idx`), so the cost grows with organizations, not with queued
+ * checks. The caller (the check worker) also keeps some of its slots for interactive checks (see
+ * check-worker.ts), so a batch never leaves a single check waiting for a free slot.
  */
 import { getTableColumns } from 'drizzle-orm';
 import type { Queryable } from '../db.ts';
@@ -36,20 +51,22 @@ function returning<Q extends Queue>(queue: Q, keys: readonly (keyof Row<Q> & str
 
 /**
  * Leases up to `limit` due rows of `queue` to `workerId` for `leaseMs` and counts their attempt; returns
- * the `keys` of each claimed row, oldest due first.
+ * the `keys` of each claimed row, oldest due first. `only` narrows the pending rows further (a constant SQL
+ * condition, e.g. the interactive checks' `priority = 0`).
  */
 export async function claimDue<Q extends Queue, K extends keyof Row<Q> & string>(
   db: Queryable,
   queue: Q,
   keys: readonly K[],
   claim: { workerId: string; limit: number; leaseMs: number },
+  only?: string,
 ): Promise<Pick<Row<Q>, K>[]> {
   const { rows } = await db.query<Pick<Row<Q>, K>>(
     `UPDATE ${queue.name} q
         SET locked_until = now() + $3 * interval '1 millisecond', locked_by = $2, attempts = q.attempts + 1
       WHERE q.id IN (
         SELECT id FROM ${queue.name}
-         WHERE ${queue.pending} AND next_attempt_at <= now()
+         WHERE ${queue.pending}${only ? ` AND ${only}` : ''} AND next_attempt_at <= now()
            AND (locked_until IS NULL OR locked_until < now())
          ORDER BY next_attempt_at
          LIMIT $1
@@ -71,4 +88,52 @@ export async function nextDueIn(db: Queryable, queue: Queue): Promise<number | u
   );
   const ms = rows[0]?.ms;
   return ms === null || ms === undefined ? undefined : Math.max(0, Number(ms));
+}
+
+/**
+ * Leases up to `limit` due checks to `workerId`: interactive checks first, then at most `backgroundLimit`
+ * background checks shared round-robin across organizations (see the top of this file).
+ */
+export async function claimDueChecks<K extends keyof Row<typeof QUEUES.checks> & string>(
+  db: Queryable,
+  keys: readonly K[],
+  claim: { workerId: string; limit: number; backgroundLimit: number; leaseMs: number },
+): Promise<Pick<Row<typeof QUEUES.checks>, K>[]> {
+  type Claimed = Pick<Row<typeof QUEUES.checks>, K>;
+  const queue = QUEUES.checks;
+  const interactive = await claimDue(db, queue, keys, claim, 'priority = 0');
+  const room = Math.min(claim.limit - interactive.length, claim.backgroundLimit);
+  if (room <= 0) return interactive;
+  // Each organization offers up to `room` of its oldest due checks, ranked 1, 2, ...; taking the lowest
+  // ranks first gives every organization the same share of this claim. Ties are broken at random, not by
+  // id: a busy worker claims one row at a time (room 1), and a fixed tie-break would hand every such claim
+  // to the same organization. Offered rows not taken are locked only until this statement ends.
+  const { rows: background } = await db.query<Claimed>(
+    `WITH RECURSIVE orgs(org) AS (
+       (SELECT organization_id FROM checks
+         WHERE status = 'IN_PROGRESS' AND priority > 0 ORDER BY organization_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT organization_id FROM checks
+                WHERE status = 'IN_PROGRESS' AND priority > 0 AND organization_id > orgs.org
+                ORDER BY organization_id LIMIT 1)
+         FROM orgs WHERE orgs.org IS NOT NULL
+     ),
+     offered AS (
+       SELECT o.id, row_number() OVER (PARTITION BY o.organization_id ORDER BY o.next_attempt_at) AS share
+         FROM orgs CROSS JOIN LATERAL (
+           SELECT id, organization_id, next_attempt_at FROM checks
+            WHERE organization_id = orgs.org AND status = 'IN_PROGRESS' AND priority > 0
+              AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+            ORDER BY next_attempt_at
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED) o
+        WHERE orgs.org IS NOT NULL
+     )
+     UPDATE checks q
+        SET locked_until = now() + $3 * interval '1 millisecond', locked_by = $2, attempts = q.attempts + 1
+      WHERE q.id IN (SELECT id FROM offered ORDER BY share, random() LIMIT $1)
+      RETURNING ${returning(queue, keys)}`,
+    [room, claim.workerId, claim.leaseMs],
+  );
+  return [...interactive, ...background];
 }

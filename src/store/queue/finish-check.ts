@@ -2,9 +2,10 @@
  * Finishing a claimed check: its final status, and its webhook event when the organization has a URL, in
  * the caller's transaction (transactional outbox). Guarded by the lease (`locked_by = <me>` and still
  * IN_PROGRESS, see claim.ts), so exactly one completion is ever recorded for a check, and the event's
- * unique `check_id` keeps it to one event even if that guard were bypassed.
+ * unique (`check_id`, `kind`) keeps it to one event even if that guard were bypassed.
  */
 import type { Queryable } from '../db.ts';
+import { insertOutboxEvent } from './outbox-event.ts';
 
 export interface CheckCompletion {
   id: string;
@@ -16,23 +17,44 @@ export interface CheckCompletion {
   outcomeCode: string;
   /** The id of the webhook event, if one is written. */
   eventId: string;
+  /** The patient identity hashes (src/checks/patient-identity.ts); absent: not recorded. */
+  patientKey?: string | null;
+  reuseKey?: string | null;
+  /** The check whose result this one repeats (no payer call was made). */
+  reusedFrom?: string | null;
 }
 
-/** Returns false (and writes nothing) when this worker no longer holds the check. */
+/**
+ * Returns false (and writes nothing) when this worker no longer holds the check. The `verdict` column is
+ * read off the body (its `verdict.status`, see src/checks/verdict.ts), so the list's filter and the
+ * served body can never disagree.
+ */
 export async function finishClaimedCheck(tx: Queryable, done: CheckCompletion): Promise<boolean> {
   const { rowCount } = await tx.query(
     `UPDATE checks SET status = $3, result = $4, outcome_code = $5, completed_at = now(),
-            locked_until = NULL, locked_by = NULL, last_error = NULL
+            verdict = ($4::text)::jsonb->'verdict'->>'status',
+            locked_until = NULL, locked_by = NULL, last_error = NULL,
+            patient_key = $6, reuse_key = $7, reused_from = $8
       WHERE id = $1 AND locked_by = $2 AND status = 'IN_PROGRESS'`,
-    [done.id, done.workerId, done.status, done.body, done.outcomeCode],
+    [
+      done.id,
+      done.workerId,
+      done.status,
+      done.body,
+      done.outcomeCode,
+      done.patientKey ?? null,
+      done.reuseKey ?? null,
+      done.reusedFrom ?? null,
+    ],
   );
   if (rowCount !== 1) return false;
-  // No URL configured: no event (the spec says clients poll).
-  await tx.query(
-    `INSERT INTO webhook_events (id, organization_id, check_id, body, url)
-     SELECT $1, o.id, $3, $4, o.webhook_url FROM organizations o WHERE o.id = $2 AND o.webhook_url IS NOT NULL
-     ON CONFLICT (check_id) DO NOTHING`,
-    [done.eventId, done.organizationId, done.id, done.body],
-  );
+  await insertOutboxEvent(tx, {
+    id: done.eventId,
+    organizationId: done.organizationId,
+    kind: 'eligibility.completed',
+    subject: 'check_id',
+    subjectId: done.id,
+    body: done.body,
+  });
   return true;
 }

@@ -1,6 +1,6 @@
 /**
  * Retention's batch statement: blanks the details of finished checks past the retention period, keeping
- * id, status, times, payer id and outcome codes.
+ * id, status, times, payer id and outcome codes (and no patient hashes or coverage changes).
  *
  * Why several workers may run it at once: the batch is taken with FOR UPDATE SKIP LOCKED, so two purges
  * take disjoint batches, and `purged_at IS NULL` keeps a purged check from being taken again. Run it in a
@@ -30,7 +30,10 @@ export async function purgeExpiredCheckBatch(
               'warnings', json_build_array(json_build_object('code', 'PURGED',
                 'description', 'Details of this check were deleted after the retention period; only its status and codes remain.'))
             ))::text,
-            purged_at = now()
+            purged_at = now(),
+            -- Its history goes with it: the changes name plan values, and a purged check is neither reused
+            -- nor compared with (src/store/check-history.ts).
+            patient_key = NULL, reuse_key = NULL, coverage_changes = NULL
        FROM due WHERE c.id = due.id
      RETURNING c.id`,
     [retentionDays],

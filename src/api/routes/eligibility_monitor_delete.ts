@@ -1,0 +1,52 @@
+/** DELETE /api/eligibility/monitors/{id}: stop and forget a monitor (204); the checks it created stay. */
+import type { FastifyPluginAsync } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { removeMonitor } from '../../checks/monitors.ts';
+import type { ApiKeyAuthenticator } from '../auth.ts';
+import { notFound } from '../errors.ts';
+import { errorResponses } from '../openapi.ts';
+import { declarePlugin } from '../plugin-meta.ts';
+import type { RateLimiter } from '../rate-limit.ts';
+import { writeGate } from '../write-gate.ts';
+
+export interface MonitorDeleteRouteOptions {
+  auth: ApiKeyAuthenticator;
+  limiter: RateLimiter;
+}
+
+const Params = Type.Object({ id: Type.String() });
+
+export const monitorDeleteRoute: FastifyPluginAsync<MonitorDeleteRouteOptions> = async (
+  app,
+  { auth, limiter },
+) => {
+  app.delete<{ Params: Static<typeof Params> }>(
+    '/api/eligibility/monitors/:id',
+    {
+      schema: {
+        summary: 'Delete a monitor',
+        description:
+          'Deletes the monitor and the patient details it holds; it creates no more checks. The checks it ' +
+          'created stay readable (and are purged with the other checks after RETENTION_DAYS).',
+        operationId: 'deleteMonitor',
+        tags: ['Monitors'],
+        security: [{ ApiKeyAuth: [] }],
+        params: Params,
+        response: {
+          204: { description: 'Deleted.', type: 'null' },
+          ...errorResponses([401, 403, 404, 429, 500, 503], {
+            404: 'No monitor with this id in your organization (ResourceNotFoundException).',
+          }),
+        },
+      },
+      onRequest: writeGate(auth, limiter),
+    },
+    async (request, reply) => {
+      if (!(await removeMonitor(app.db, request.auth!.organizationId, request.params.id))) {
+        throw notFound('No monitor with this id.');
+      }
+      return reply.code(204).send();
+    },
+  );
+};
+declarePlugin(monitorDeleteRoute, { name: 'eligibility-monitor-delete', decorators: { fastify: ['db'] } });

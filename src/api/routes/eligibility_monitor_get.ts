@@ -1,0 +1,55 @@
+/** GET /api/eligibility/monitors/{id}: one monitor with its latest runs. Another organization's is 404. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { readMonitor } from '../../checks/monitors.ts';
+import { MonitorDetail } from '../../contract/monitor.ts';
+import type { ApiKeyAuthenticator } from '../auth.ts';
+import { notFound } from '../errors.ts';
+import { errorResponses, successResponse } from '../openapi.ts';
+import { declarePlugin } from '../plugin-meta.ts';
+import type { RateLimiter } from '../rate-limit.ts';
+
+export interface MonitorGetRouteOptions {
+  auth: ApiKeyAuthenticator;
+  limiter: RateLimiter;
+}
+
+const Params = Type.Object({ id: Type.String() });
+
+export const monitorGetRoute: FastifyPluginAsyncTypebox<MonitorGetRouteOptions> = async (
+  app,
+  { auth, limiter },
+) => {
+  app.get(
+    '/api/eligibility/monitors/:id',
+    {
+      schema: {
+        summary: 'Get a monitor',
+        description:
+          "The monitor and its latest 20 runs, newest first: each run's check id, status and verdict (each " +
+          'check is readable alone). A monitor of another organization answers 404.',
+        operationId: 'getMonitor',
+        tags: ['Monitors'],
+        security: [{ ApiKeyAuth: [] }],
+        params: Params,
+        response: {
+          200: successResponse('The monitor with its latest runs.', MonitorDetail),
+          ...errorResponses([401, 403, 404, 429, 500, 503], {
+            404: 'No monitor with this id in your organization (ResourceNotFoundException).',
+          }),
+        },
+      },
+      onRequest: async (request, reply) => {
+        const key = await auth.authenticate(request, 'eligibility:read');
+        reply.headers(limiter.take(key.keyId));
+      },
+    },
+    async (request, reply) => {
+      const monitor = await readMonitor(app.db, request.auth!.organizationId, request.params.id);
+      if (!monitor) throw notFound('No monitor with this id.');
+      reply.header('cache-control', 'no-store');
+      return monitor;
+    },
+  );
+};
+declarePlugin(monitorGetRoute, { name: 'eligibility-monitor-get', decorators: { fastify: ['db'] } });

@@ -1,0 +1,60 @@
+/** GET /api/eligibility/monitors: a page of the organization's monitors, newest first. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { listMonitors } from '../../checks/monitors.ts';
+import { MonitorPage } from '../../contract/monitor.ts';
+import type { ApiKeyAuthenticator } from '../auth.ts';
+import { errorResponses, successResponse } from '../openapi.ts';
+import { declarePlugin } from '../plugin-meta.ts';
+import type { RateLimiter } from '../rate-limit.ts';
+
+export interface MonitorListRouteOptions {
+  auth: ApiKeyAuthenticator;
+  limiter: RateLimiter;
+}
+
+const Query = Type.Object(
+  {
+    after: Type.Optional(
+      Type.String({ maxLength: 100, description: 'Cursor: the `next` of the previous page.' }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
+  },
+  { additionalProperties: false },
+);
+
+export const monitorListRoute: FastifyPluginAsyncTypebox<MonitorListRouteOptions> = async (
+  app,
+  { auth, limiter },
+) => {
+  app.get(
+    '/api/eligibility/monitors',
+    {
+      schema: {
+        summary: 'List monitors',
+        description: "The organization's monitors, newest first, a page at a time (`next` → `?after=`).",
+        operationId: 'listMonitors',
+        tags: ['Monitors'],
+        security: [{ ApiKeyAuth: [] }],
+        querystring: Query,
+        response: {
+          200: successResponse('One page of monitors.', MonitorPage),
+          ...errorResponses([400, 401, 403, 429, 500, 503], {
+            400: 'A query parameter is not one of `after`, `limit`, or its value is out of range (ValidationException).',
+          }),
+        },
+      },
+      // Authentication first, so a caller without a valid key learns nothing, not even a query problem.
+      onRequest: async (request, reply) => {
+        const key = await auth.authenticate(request, 'eligibility:read');
+        reply.headers(limiter.take(key.keyId));
+      },
+    },
+    async (request, reply) => {
+      const { after, limit = 25 } = request.query;
+      reply.header('cache-control', 'no-store');
+      return listMonitors(app.db, request.auth!.organizationId, { after, limit });
+    },
+  );
+};
+declarePlugin(monitorListRoute, { name: 'eligibility-monitor-list', decorators: { fastify: ['db'] } });

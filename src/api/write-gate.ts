@@ -1,0 +1,76 @@
+/**
+ * What the two submit operations (a check, a batch) share: authenticating and taking from the key's rate
+ * limit before the body is read, the optional Idempotency-Key header, and what a submit needs from the app.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { isValidIdempotencyKey } from '../checks/submit.ts';
+import type { ApiKeyAuthenticator } from './auth.ts';
+import { ApiError, validation } from './errors.ts';
+import type { RateLimiter } from './rate-limit.ts';
+
+/** The request headers a submit reads besides `Authorization` (documentation: validated in the handler). */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Same key + same body within 24 h answers the same check (or batch) again, with `Idempotent-Replayed: true`; the same key with another body answers 422.',
+    }),
+  ),
+});
+
+/** The answer header of a replayed submit (documentation). */
+export const REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    type: 'string' as const,
+    description: '`true` when this answer repeats an earlier submit with the same Idempotency-Key and body.',
+  },
+};
+
+/** `application/json`, with parameters (`; charset=utf-8`) or not; the submit bodies are JSON only. */
+const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+
+/** 415 for a body sent as anything but JSON: said before the body is read, and never a vague 400. */
+export function unsupportedMediaType(): ApiError {
+  return new ApiError(
+    415,
+    'ValidationException',
+    'Send the body as JSON with Content-Type: application/json.',
+  );
+}
+
+/**
+ * An `onRequest` hook: a caller without a valid key, or over its limit, is answered at once and its body
+ * (however large or slow) is never read. Validation runs later, in the handler, so an unauthenticated caller
+ * learns nothing about what a valid body looks like.
+ */
+export function writeGate(auth: ApiKeyAuthenticator, limiter: RateLimiter) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const key = await auth.authenticate(request, 'eligibility:write');
+    reply.headers(limiter.take(key.keyId));
+    const type = request.headers['content-type'];
+    if (type !== undefined && !JSON_MEDIA_TYPE.test(type)) throw unsupportedMediaType();
+  };
+}
+
+/** The Idempotency-Key header, if sent; a malformed one is a 400. */
+export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const value = request.headers['idempotency-key'];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !isValidIdempotencyKey(value)) {
+    throw validation('Idempotency-Key must be 1-255 printable ASCII characters.');
+  }
+  return value;
+}
+
+/** What a submit needs besides the body: its Idempotency-Key, a way to wake workers, the payer directory. */
+export function submitContext(app: FastifyInstance, request: FastifyRequest) {
+  return {
+    idempotencyKey: idempotencyKeyOf(request),
+    wake: () => app.checksNotifier.notify(),
+    canonicalPayerId: (id: string) => app.payers?.resolvePayer(id)?.tradingPartnerServiceId,
+    keepsMemberIdSeparators: (id: string) => app.payers?.resolvePayer(id)?.keepMemberIdSeparators === true,
+  };
+}

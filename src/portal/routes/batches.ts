@@ -1,0 +1,238 @@
+/**
+ * /portal/batches: upload a schedule CSV (the columns of `elig batch submit`, parsed by
+ * src/checks/batch-csv.ts) as one batch, the organization's batches, one batch's live progress, and its
+ * results CSV (the same file as `elig batch results ID --csv`).
+ *
+ * A file with malformed rows (a CSV problem, or a row a single submit would refuse) is not sent: the
+ * review page lists each by file line and reason, and the user may then send the valid rows. The upload
+ * form carries a random `submission` value used as the batch's idempotency key, so a double click or a
+ * re-sent form answers the batch already made instead of making a second one.
+ *
+ * The schedule is PHI: it travels only in POST bodies, is never logged, and the review page that carries
+ * it back is `no-store` like every portal page.
+ */
+import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { parseScheduleCsv, resultsCsvHeader, resultsCsvLines } from '../../checks/batch-csv.ts';
+import {
+  BATCH_ITEM_STATUSES,
+  batchItemProblems,
+  batchResultPages,
+  DEFAULT_MAX_PENDING_BATCH_CHECKS,
+  listOrganizationBatches,
+  readBatch,
+  submitBatch,
+} from '../../checks/batches.ts';
+import type { BatchItem } from '../../contract/batch.ts';
+import { MAX_BATCH_CHECKS } from '../../contract/batch.ts';
+import { randomBase62, UUID_PATTERN } from '../../ids.ts';
+import { projectPath } from '../../paths.ts';
+import type { Db } from '../../store/db.ts';
+import {
+  formBody,
+  formValue,
+  IdParams,
+  notFound,
+  noticeOf,
+  type PortalDeps,
+  queryValue,
+  seeOther,
+  sendPage,
+  session,
+} from '../context.ts';
+import { messagePage } from '../layout.ts';
+import { BATCHES, batchesPage, batchPage, reviewPage } from '../views/batches.ts';
+
+/**
+ * A full schedule of 10,000 rows is about 1.5 MB of CSV; sent back from the review page it is
+ * URL-encoded, which can triple it. Beyond this the portal's 413 page answers.
+ */
+export const BATCH_UPLOAD_LIMIT_BYTES = 8 * 1024 * 1024;
+const LIST_PAGE = 25;
+const ITEMS_PAGE = 100;
+const SUBMISSION = /^[0-9A-Za-z]{24}$/;
+
+export const batchRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
+  const payer = (id: string) => deps.payers?.resolvePayer(id);
+
+  portal.get('/batches', async (request, reply) => {
+    const s = session(request);
+    const before = queryValue(request, 'before');
+    const list = await listOrganizationBatches(deps.db, s.user.organizationId, {
+      before: UUID_PATTERN.test(before) ? before : undefined,
+      limit: LIST_PAGE,
+    });
+    return sendPage(reply, batchesPage(s, list, Boolean(before), randomBase62(24)));
+  });
+
+  // Read when asked (a few hundred bytes): an installation without examples/ still serves every other page.
+  portal.get('/batches/template.csv', async (request, reply) => {
+    let template: Buffer;
+    try {
+      template = readFileSync(projectPath('examples', 'batch.example.csv'));
+    } catch {
+      return notFound(request, reply);
+    }
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="batch.example.csv"')
+      .send(template);
+  });
+
+  portal.post('/batches', { bodyLimit: BATCH_UPLOAD_LIMIT_BYTES }, async (request, reply) => {
+    const s = session(request);
+    const form = formBody(request);
+    // The upload sends the file (`file`); the review page sends the same text back (`csv`).
+    const csv = formValue(form, 'file') || formValue(form, 'csv');
+    const fileName = formValue(form, 'file.filename').slice(0, 200);
+    const name = formValue(form, 'name').trim().slice(0, 200) || fileName || undefined;
+    const submission = formValue(form, 'submission');
+    if (!SUBMISSION.test(submission)) return formExpired(request, reply);
+    if (!csv.trim()) {
+      return problemPage(request, reply, 'No file', 'Choose a CSV file to upload.', 400);
+    }
+    const parsed = parseScheduleCsv(csv);
+    if (parsed.checks.length > MAX_BATCH_CHECKS) {
+      return problemPage(
+        request,
+        reply,
+        'Too many rows',
+        `The file has ${parsed.checks.length.toLocaleString('en-US')} rows; a batch takes at most ${MAX_BATCH_CHECKS.toLocaleString('en-US')}. Split it into several files.`,
+        400,
+      );
+    }
+    const keeps = (id: string) => payer(id)?.keepMemberIdSeparators === true;
+    const itemProblems = batchItemProblems(parsed.checks, keeps).flatMap((message, i) =>
+      message === undefined ? [] : [{ line: parsed.lines[i]!, message }],
+    );
+    const problems = [...parsed.problems, ...itemProblems].sort((a, b) => a.line - b.line);
+    const valid = parsed.checks.length - itemProblems.length;
+    if (problems.length && (formValue(form, 'send') !== 'valid' || valid === 0)) {
+      const review = { fileName, name: name ?? '', csv, submission, valid, problems };
+      return sendPage(reply, reviewPage(s, review), valid ? 200 : 400);
+    }
+    const result = await submitBatch(
+      deps.db,
+      s.user.organizationId,
+      { checks: parsed.checks, ...(name ? { name } : {}) },
+      {
+        idempotencyKey: `portal:${submission}`,
+        canonicalPayerId: (id) => payer(id)?.tradingPartnerServiceId,
+        keepsMemberIdSeparators: keeps,
+        maxPendingChecks: deps.batchMaxPendingChecks ?? DEFAULT_MAX_PENDING_BATCH_CHECKS,
+        wake: () => portal.checksNotifier.notify(),
+      },
+    );
+    if (!result.ok) {
+      if ('overLimit' in result) {
+        const { pending, limit } = result.overLimit;
+        return problemPage(
+          request,
+          reply,
+          'Too many checks in progress',
+          `Your organization has ${pending.toLocaleString('en-US')} batch checks in progress (at most ${limit.toLocaleString('en-US')}). Wait for earlier batches to progress, or send a smaller file.`,
+          429,
+        );
+      }
+      if ('conflict' in result) {
+        return problemPage(
+          request,
+          reply,
+          'Form already used',
+          'This upload form already sent another file. Open Batches again and upload from the fresh form.',
+          409,
+        );
+      }
+      // Every row was checked above: only a file whose rows all fail can land here.
+      return problemPage(request, reply, 'Nothing to send', 'No row of the file can be checked.', 400);
+    }
+    const { id, counts } = result.accepted;
+    request.log.info(
+      { userId: s.user.id, batchId: id, accepted: counts.total, replayed: result.replayed },
+      'batch submitted from the portal',
+    );
+    return seeOther(reply, `${BATCHES}/${id}?notice=batch-submitted`);
+  });
+
+  portal.get(
+    '/batches/:id',
+    {
+      schema: {
+        params: IdParams,
+        querystring: Type.Object({
+          status: Type.Optional(Type.String()),
+          after: Type.Optional(Type.String()),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const s = session(request);
+      const { id } = request.params;
+      const status = BATCH_ITEM_STATUSES.find((x) => x === request.query.status);
+      const after = /^\d{1,6}$/.test(request.query.after ?? '') ? Number(request.query.after) : undefined;
+      const batch = await ownBatch(deps.db, s.user.organizationId, id, { status, after });
+      if (!batch) return notFound(request, reply);
+      const view = { status: status ?? ('' as const), paged: after !== undefined };
+      return sendPage(reply, batchPage(s, batch, view, noticeOf(request)));
+    },
+  );
+
+  portal.get('/batches/:id/results.csv', { schema: { params: IdParams } }, async (request, reply) => {
+    const s = session(request);
+    const { id } = request.params;
+    const batch = await ownBatch(deps.db, s.user.organizationId, id, { limit: 1 });
+    if (!batch) return notFound(request, reply);
+    const db = deps.db;
+    async function* csv() {
+      yield resultsCsvHeader();
+      for await (const rows of batchResultPages(db, batch!.id)) yield resultsCsvLines(rows);
+    }
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="batch-${batch.id}-results.csv"`)
+      .send(Readable.from(csv()));
+  });
+};
+
+/** The organization's batch with a page of its items; undefined for a malformed id or another's batch. */
+function ownBatch(
+  db: Db,
+  organizationId: string,
+  id: string,
+  page: { status?: BatchItem['status']; after?: number; limit?: number },
+) {
+  if (!UUID_PATTERN.test(id)) return Promise.resolve(undefined);
+  return readBatch(db, organizationId, id, { limit: ITEMS_PAGE, ...page });
+}
+
+function problemPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  title: string,
+  message: string,
+  status: number,
+) {
+  return sendPage(
+    reply,
+    messagePage({
+      title,
+      message,
+      session: request.portalSession,
+      action: { href: BATCHES, label: 'Back to Batches' },
+    }),
+    status,
+  );
+}
+
+function formExpired(request: FastifyRequest, reply: FastifyReply) {
+  return problemPage(
+    request,
+    reply,
+    'Form expired',
+    'This form is not the current upload form. Open Batches again and upload from there.',
+    400,
+  );
+}

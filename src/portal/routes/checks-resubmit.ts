@@ -1,0 +1,77 @@
+/**
+ * /portal/checks/:id/resubmit, "Fix and resubmit": the run-a-check form filled in from a check that failed,
+ * with the field each error points at highlighted and the error's resolution beside it. The form posts to
+ * /portal/checks/new like any other, so the corrected request is a new check; the failed one stays as it was.
+ * Member details come from the stored request, server-side: the URL carries only the check id.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requestFieldOf } from '../../checks/error-catalog.ts';
+import { getCheck } from '../../checks/list.ts';
+import type { EligibilityCheckRequest } from '../../contract/check-request.ts';
+import type { EligibilityCheckError } from '../../contract/check-response.ts';
+import { listedPayer } from '../../payers/directory.ts';
+import { IdParams, notFound, type PortalDeps, sendPage, session } from '../context.ts';
+import { html } from '../html.ts';
+import { FIELDS, type FieldName, type Prefill, runPage, type Values } from './checks-new.ts';
+
+const NAME_FIELDS = new Set([
+  'subscriber.name',
+  'subscriber.firstName',
+  'subscriber.middleName',
+  'subscriber.lastName',
+]);
+
+/**
+ * The form fields a request field stands for. A name reject points at both names, whichever part the
+ * mapping names: the payer does not say which part it could not match.
+ */
+function formFieldsOf(requestField: string | undefined): FieldName[] {
+  if (!requestField) return [];
+  if (NAME_FIELDS.has(requestField)) return ['subscriber.firstName', 'subscriber.lastName'];
+  const base = requestField.replace(/\[\d+\]$/, '');
+  return base in FIELDS ? [base as FieldName] : [];
+}
+
+function valuesOf(r: EligibilityCheckRequest, organizationName: string): Values {
+  return {
+    tradingPartnerServiceId: r.tradingPartnerServiceId,
+    'provider.organizationName': r.provider.organizationName ?? organizationName,
+    'provider.npi': r.provider.npi,
+    'subscriber.memberId': r.subscriber.memberId,
+    'subscriber.firstName': r.subscriber.firstName,
+    'subscriber.lastName': r.subscriber.lastName,
+    'subscriber.dateOfBirth': r.subscriber.dateOfBirth,
+    'encounter.serviceTypeCodes': r.encounter?.serviceTypeCodes?.join(', ') ?? '',
+    'encounter.dateOfService': r.encounter?.dateOfService ?? '',
+  };
+}
+
+function highlightsOf(errors: EligibilityCheckError[]): Prefill['highlights'] {
+  return errors.flatMap((e) => {
+    const advice = e.possibleResolutions ?? e.followupAction;
+    const message = `${e.description} (code ${e.code}).${advice ? ` ${advice}` : ''}`;
+    return formFieldsOf(requestFieldOf(e.code)).map((field) => ({ field, message }));
+  });
+}
+
+export const resubmitCheckRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
+  const payers = (deps.payers?.entries ?? []).map(listedPayer);
+  portal.get('/checks/:id/resubmit', { schema: { params: IdParams } }, async (request, reply) => {
+    const s = session(request);
+    const check = await getCheck(deps.db, s.user.organizationId, request.params.id);
+    if (!check?.request) return notFound(request, reply);
+    const errors = check.result?.errors ?? [];
+    const highlights = highlightsOf(errors);
+    const intro = html`<div class="panel" role="note"><p>Filled in from <a href="/portal/checks/${check.id}">an earlier check</a>${
+      errors.length ? html` that failed: <strong>${errors.map((e) => e.description).join('; ')}</strong>` : ''
+    }.</p><p>${
+      highlights.length
+        ? 'Correct the highlighted fields and run the check again.'
+        : 'No one field is to blame: check the details and run the check again.'
+    } The earlier check stays as it was.</p></div>`;
+    return sendPage(
+      reply,
+      runPage(s, payers, valuesOf(check.request, s.organizationName), [], { intro, highlights }),
+    );
+  });
+};
