@@ -6,10 +6,11 @@
  */
 import {
   type Db,
-  findIdempotencyKeyHolder,
-  findOwnedRow,
+  idempotencyKeyHolderLookup,
+  idempotencyKeyRelease,
+  organizationPageLookup,
+  ownedRowLookup,
   type Queryable,
-  releaseIdempotencyKeyOf,
 } from './db.ts';
 import type { batches, checks } from './schema.ts';
 
@@ -77,21 +78,13 @@ export async function insertBatchWithChecks(
 }
 
 /** A batch of an organization (another organization's reads as absent). */
-export const findBatch = (db: Queryable, organizationId: string, id: string) =>
-  findOwnedRow<BatchRow>(db, 'batches', `${BATCH_COLUMNS}`, organizationId, id);
+export const findBatch = ownedRowLookup<BatchRow>('batches', BATCH_COLUMNS);
 
 /** The batch holding an idempotency key, and whether it is older than `windowMs`. */
-export const findBatchByIdempotencyKey = (
-  db: Queryable,
-  organizationId: string,
-  idempotencyKey: string,
-  windowMs: number,
-) =>
-  findIdempotencyKeyHolder<BatchRow>(db, 'batches', BATCH_COLUMNS, organizationId, idempotencyKey, windowMs);
+export const findBatchByIdempotencyKey = idempotencyKeyHolderLookup<BatchRow>('batches', BATCH_COLUMNS);
 
 /** Frees an expired idempotency key for reuse (unless another request freed it already). */
-export const releaseBatchIdempotencyKey = (db: Queryable, id: string, key: string) =>
-  releaseIdempotencyKeyOf(db, 'batches', id, key);
+export const releaseBatchIdempotencyKey = idempotencyKeyRelease('batches');
 
 /** Batch checks of an organization still in progress (what BATCH_MAX_PENDING_CHECKS limits). */
 export async function countPendingBatchChecks(db: Queryable, organizationId: string): Promise<number> {
@@ -138,19 +131,7 @@ export async function selectBatchCheckIds(
  * A page of an organization's batches, newest first (ids are UUIDv7, so id order is submission order),
  * after the cursor `before` (the last id of the previous page).
  */
-export async function listBatches(
-  db: Queryable,
-  organizationId: string,
-  page: { before?: string; limit: number },
-): Promise<BatchRow[]> {
-  const { rows } = await db.query<BatchRow>(
-    `SELECT ${BATCH_COLUMNS} FROM batches
-      WHERE organization_id = $1 AND ($2::text IS NULL OR id < $2)
-      ORDER BY id DESC LIMIT $3`,
-    [organizationId, page.before ?? null, page.limit],
-  );
-  return rows;
-}
+export const listBatches = organizationPageLookup<BatchRow>('batches', BATCH_COLUMNS);
 
 export type BatchResultRow = Pick<CheckRow, 'id' | 'status' | 'result'> & { batchIndex: number };
 

@@ -3,7 +3,7 @@
  * own statements (claim, retry, release, finish) are in src/store/queue/; row typing as described at the
  * top of organizations.ts.
  */
-import { findIdempotencyKeyHolder, findOwnedRow, type Queryable, releaseIdempotencyKeyOf } from './db.ts';
+import { idempotencyKeyHolderLookup, idempotencyKeyRelease, ownedRowLookup, type Queryable } from './db.ts';
 import type { checks } from './schema.ts';
 
 export type CheckRow = typeof checks.$inferSelect;
@@ -68,28 +68,19 @@ export async function insertCheckUnlessKeyTaken(
 }
 
 /** The check holding an idempotency key, and whether it is older than `windowMs`. */
-export const findCheckByIdempotencyKey = (
-  db: Queryable,
-  organizationId: string,
-  idempotencyKey: string,
-  windowMs: number,
-) =>
-  findIdempotencyKeyHolder<Pick<CheckRow, 'id' | 'requestHash'>>(
-    db,
-    'checks',
-    'id, request_hash AS "requestHash"',
-    organizationId,
-    idempotencyKey,
-    windowMs,
-  );
+export const findCheckByIdempotencyKey = idempotencyKeyHolderLookup<Pick<CheckRow, 'id' | 'requestHash'>>(
+  'checks',
+  'id, request_hash AS "requestHash"',
+);
 
 /** Frees an expired idempotency key for reuse (unless another request freed it already). */
-export const releaseIdempotencyKey = (db: Queryable, id: string, idempotencyKey: string) =>
-  releaseIdempotencyKeyOf(db, 'checks', id, idempotencyKey);
+export const releaseIdempotencyKey = idempotencyKeyRelease('checks');
 
 /** A check's status and stored result body, scoped to its organization (another's reads as absent). */
-export const findCheckResult = (db: Queryable, organizationId: string, id: string) =>
-  findOwnedRow<Pick<CheckRow, 'status' | 'result'>>(db, 'checks', 'status, result', organizationId, id);
+export const findCheckResult = ownedRowLookup<Pick<CheckRow, 'status' | 'result'>>(
+  'checks',
+  'status, result',
+);
 
 export type CheckDetailRow = Pick<
   CheckRow,
@@ -97,14 +88,10 @@ export type CheckDetailRow = Pick<
 >;
 
 /** One check in full, scoped to its organization. */
-export const findCheck = (db: Queryable, organizationId: string, id: string) =>
-  findOwnedRow<CheckDetailRow>(
-    db,
-    'checks',
-    `id, status, request, result, attempts, created_at AS "createdAt", completed_at AS "completedAt"`,
-    organizationId,
-    id,
-  );
+export const findCheck = ownedRowLookup<CheckDetailRow>(
+  'checks',
+  `id, status, request, result, attempts, created_at AS "createdAt", completed_at AS "completedAt"`,
+);
 
 export type CheckSummaryRow = Pick<
   CheckRow,

@@ -38,37 +38,61 @@ export function findOwnedRow<T>(
   ]);
 }
 
+/** `findOwnedRow` for one table and its columns: a module's `findX(db, organizationId, id)`. */
+export function ownedRowLookup<T>(table: string, columns: string) {
+  return (db: Queryable, organizationId: string, id: string) =>
+    findOwnedRow<T>(db, table, columns, organizationId, id);
+}
+
+/** Which page of an organization's rows, newest first: up to `limit` rows older than the id `before`. */
+export interface NewestFirstPage {
+  before?: string;
+  limit: number;
+}
+
+/**
+ * A page of an organization's rows of `table`, newest first. Its ids are time-ordered (UUIDv7, or prefixed
+ * ones that sort by time), so id order is creation order and the last id of a page is the next one's cursor.
+ */
+export function organizationPageLookup<T>(table: string, columns: string) {
+  return async (db: Queryable, organizationId: string, page: NewestFirstPage): Promise<T[]> => {
+    const { rows } = await db.query<T>(
+      `SELECT ${columns} FROM ${table}
+        WHERE organization_id = $1 AND ($2::text IS NULL OR id < $2)
+        ORDER BY id DESC LIMIT $3`,
+      [organizationId, page.before ?? null, page.limit],
+    );
+    return rows;
+  };
+}
+
 /**
  * The row of `table` (checks, batches, monitors: each has `organization_id`, `idempotency_key`,
  * `request_hash`, `created_at`) holding an Idempotency-Key, and whether it is older than `windowMs`.
  */
-export function findIdempotencyKeyHolder<T>(
-  db: Queryable,
-  table: string,
-  columns: string,
-  organizationId: string,
-  idempotencyKey: string,
-  windowMs: number,
-): Promise<(T & { expired: boolean }) | undefined> {
-  return firstRow<T & { expired: boolean }>(
-    db,
-    `SELECT ${columns}, created_at < now() - $3 * interval '1 millisecond' AS expired
-       FROM ${table} WHERE organization_id = $1 AND idempotency_key = $2`,
-    [organizationId, idempotencyKey, windowMs],
-  );
+export function idempotencyKeyHolderLookup<T>(table: string, columns: string) {
+  return (
+    db: Queryable,
+    organizationId: string,
+    idempotencyKey: string,
+    windowMs: number,
+  ): Promise<(T & { expired: boolean }) | undefined> =>
+    firstRow<T & { expired: boolean }>(
+      db,
+      `SELECT ${columns}, created_at < now() - $3 * interval '1 millisecond' AS expired
+         FROM ${table} WHERE organization_id = $1 AND idempotency_key = $2`,
+      [organizationId, idempotencyKey, windowMs],
+    );
 }
 
 /** Frees an expired Idempotency-Key of a row of `table` for reuse (unless another request freed it already). */
-export async function releaseIdempotencyKeyOf(
-  db: Queryable,
-  table: string,
-  id: string,
-  idempotencyKey: string,
-): Promise<void> {
-  await db.query(`UPDATE ${table} SET idempotency_key = NULL WHERE id = $1 AND idempotency_key = $2`, [
-    id,
-    idempotencyKey,
-  ]);
+export function idempotencyKeyRelease(table: string) {
+  return async (db: Queryable, id: string, idempotencyKey: string): Promise<void> => {
+    await db.query(`UPDATE ${table} SET idempotency_key = NULL WHERE id = $1 AND idempotency_key = $2`, [
+      id,
+      idempotencyKey,
+    ]);
+  };
 }
 
 export interface TransactionOptions {

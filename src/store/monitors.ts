@@ -4,11 +4,12 @@
  * src/store/queue/claim-monitors.ts; row typing as described at the top of organizations.ts.
  */
 import {
-  findIdempotencyKeyHolder,
-  findOwnedRow,
   firstRow,
+  idempotencyKeyHolderLookup,
+  idempotencyKeyRelease,
+  organizationPageLookup,
+  ownedRowLookup,
   type Queryable,
-  releaseIdempotencyKeyOf,
 } from './db.ts';
 import type { checks, monitors } from './schema.ts';
 
@@ -68,43 +69,18 @@ export async function insertMonitor(db: Queryable, monitor: NewMonitor, limit: n
 }
 
 /** The monitor holding an Idempotency-Key, and whether the key is older than `windowMs`. */
-export const findMonitorByIdempotencyKey = (
-  db: Queryable,
-  organizationId: string,
-  idempotencyKey: string,
-  windowMs: number,
-) =>
-  findIdempotencyKeyHolder<MonitorRow & { requestHash: string | null }>(
-    db,
-    'monitors',
-    `${MONITOR_COLUMNS}, request_hash AS "requestHash"`,
-    organizationId,
-    idempotencyKey,
-    windowMs,
-  );
+export const findMonitorByIdempotencyKey = idempotencyKeyHolderLookup<
+  MonitorRow & { requestHash: string | null }
+>('monitors', `${MONITOR_COLUMNS}, request_hash AS "requestHash"`);
 
 /** Frees an expired Idempotency-Key for reuse (unless another request freed it already). */
-export const releaseMonitorIdempotencyKey = (db: Queryable, id: string, key: string) =>
-  releaseIdempotencyKeyOf(db, 'monitors', id, key);
+export const releaseMonitorIdempotencyKey = idempotencyKeyRelease('monitors');
 
 /** A monitor of an organization (another organization's reads as absent). */
-export const findMonitor = (db: Queryable, organizationId: string, id: string) =>
-  findOwnedRow<MonitorRow>(db, 'monitors', MONITOR_COLUMNS, organizationId, id);
+export const findMonitor = ownedRowLookup<MonitorRow>('monitors', MONITOR_COLUMNS);
 
 /** Up to `limit` monitors of an organization, newest first, older than the cursor `before` (an id). */
-export async function selectMonitorPage(
-  db: Queryable,
-  organizationId: string,
-  page: { before?: string; limit: number },
-): Promise<MonitorRow[]> {
-  const { rows } = await db.query<MonitorRow>(
-    `SELECT ${MONITOR_COLUMNS} FROM monitors
-      WHERE organization_id = $1 AND ($2::text IS NULL OR id < $2)
-      ORDER BY id DESC LIMIT $3`,
-    [organizationId, page.before ?? null, page.limit],
-  );
-  return rows;
-}
+export const selectMonitorPage = organizationPageLookup<MonitorRow>('monitors', MONITOR_COLUMNS);
 
 export type MonitorRunRow = Pick<CheckRow, 'id' | 'status' | 'verdict' | 'createdAt'> & {
   dateOfService: string | null;

@@ -3,7 +3,7 @@
  * and hashing passwords stay in src/tenancy/users.ts. Row typing as described at the top of
  * organizations.ts.
  */
-import { findOwnedRow, firstRow, type Queryable } from './db.ts';
+import { firstRow, ownedRowLookup, type Queryable } from './db.ts';
 import type { users } from './schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -70,14 +70,10 @@ export async function lockOwners(db: Queryable, organizationId: string): Promise
 }
 
 /** One user of an organization (another organization's reads as absent). */
-export const findOrganizationUser = (db: Queryable, organizationId: string, userId: string) =>
-  findOwnedRow<UserAccountRow>(
-    db,
-    'users',
-    `id, organization_id AS "organizationId", email, role, password_hash AS "passwordHash"`,
-    organizationId,
-    userId,
-  );
+export const findOrganizationUser = ownedRowLookup<UserAccountRow>(
+  'users',
+  `id, organization_id AS "organizationId", email, role, password_hash AS "passwordHash"`,
+);
 
 export async function updateUserRole(
   db: Queryable,

@@ -3,7 +3,7 @@
  * manual resends. The queue's own statements (claim, record an attempt) are in src/store/queue/; row
  * typing as described at the top of organizations.ts.
  */
-import { findOwnedRow, type Queryable } from './db.ts';
+import { ownedRowLookup, type Queryable } from './db.ts';
 import type { webhookAttempts, webhookEvents } from './schema.ts';
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
@@ -44,14 +44,10 @@ export type EventDetailRow = Pick<
 >;
 
 /** One event of an organization; undefined for anyone else's. */
-export const findEvent = (db: Queryable, organizationId: string, id: string) =>
-  findOwnedRow<EventDetailRow>(
-    db,
-    'webhook_events',
-    `id, kind, check_id AS "checkId", state, url, created_at AS "createdAt", delivered_at AS "deliveredAt"`,
-    organizationId,
-    id,
-  );
+export const findEvent = ownedRowLookup<EventDetailRow>(
+  'webhook_events',
+  `id, kind, check_id AS "checkId", state, url, created_at AS "createdAt", delivered_at AS "deliveredAt"`,
+);
 
 export async function eventBelongsTo(db: Queryable, organizationId: string, id: string): Promise<boolean> {
   const { rows } = await db.query('SELECT 1 FROM webhook_events WHERE id = $1 AND organization_id = $2', [
