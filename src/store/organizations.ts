@@ -13,6 +13,29 @@ import type { organizations } from './schema.ts';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 
+/**
+ * The statements of one setting column of an organization: `find` (undefined when there is no such
+ * organization) and `update` (the value as given: callers keep the rules). `column` is this module's constant.
+ */
+function settingColumn<K extends keyof OrganizationRow>(column: string, key: K) {
+  return {
+    find: (db: Queryable, organizationId: string) =>
+      firstRow<Pick<OrganizationRow, K>>(
+        db,
+        `SELECT ${column} AS "${key}" FROM organizations WHERE id = $1`,
+        [organizationId],
+      ),
+    update: async (db: Queryable, organizationId: string, value: OrganizationRow[K]): Promise<void> => {
+      await db.query(`UPDATE organizations SET ${column} = $2 WHERE id = $1`, [organizationId, value]);
+    },
+  };
+}
+
+const eligibilityEnabled = settingColumn('eligibility_enabled', 'eligibilityEnabled');
+const webhookEventTypes = settingColumn('webhook_event_types', 'webhookEventTypes');
+const timeZone = settingColumn('time_zone', 'timeZone');
+const reuseWithinHours = settingColumn('reuse_within_hours', 'reuseWithinHours');
+
 export async function insertOrganization(
   db: Queryable,
   org: Pick<OrganizationRow, 'id' | 'name'>,
@@ -20,9 +43,7 @@ export async function insertOrganization(
   await db.query('INSERT INTO organizations (id, name) VALUES ($1, $2)', [org.id, org.name]);
 }
 
-export async function updateEligibilityEnabled(db: Queryable, id: string, enabled: boolean): Promise<void> {
-  await db.query('UPDATE organizations SET eligibility_enabled = $2 WHERE id = $1', [id, enabled]);
-}
+export const updateEligibilityEnabled = eligibilityEnabled.update;
 
 /**
  * Serializes the first start of several processes on one PostgreSQL: a transaction-scoped advisory lock,
@@ -85,13 +106,7 @@ export async function updateWebhookUrl(
 }
 
 /** The event types the endpoint receives (already validated names), or null for all of them. */
-export async function updateWebhookEventTypes(
-  db: Queryable,
-  organizationId: string,
-  types: string[] | null,
-): Promise<void> {
-  await db.query('UPDATE organizations SET webhook_event_types = $2 WHERE id = $1', [organizationId, types]);
-}
+export const updateWebhookEventTypes = webhookEventTypes.update;
 
 /** Clears the signing secret and any previous one still valid. */
 export async function clearWebhookSecrets(db: Queryable, organizationId: string): Promise<void> {
@@ -132,33 +147,9 @@ export async function rollWebhookSecretColumns(
 }
 
 /** The portal's time zone of the organization (null: the browser's); undefined when there is no such organization. */
-export const findTimeZone = (db: Queryable, organizationId: string) =>
-  firstRow<Pick<OrganizationRow, 'timeZone'>>(
-    db,
-    'SELECT time_zone AS "timeZone" FROM organizations WHERE id = $1',
-    [organizationId],
-  );
-
-export async function updateTimeZone(
-  db: Queryable,
-  organizationId: string,
-  timeZone: string | null,
-): Promise<void> {
-  await db.query('UPDATE organizations SET time_zone = $2 WHERE id = $1', [organizationId, timeZone]);
-}
+export const findTimeZone = timeZone.find;
+export const updateTimeZone = timeZone.update;
 
 /** The organization's default reuse window in hours (null: off); undefined when there is no such organization. */
-export const findReuseWithinHours = (db: Queryable, organizationId: string) =>
-  firstRow<Pick<OrganizationRow, 'reuseWithinHours'>>(
-    db,
-    'SELECT reuse_within_hours AS "reuseWithinHours" FROM organizations WHERE id = $1',
-    [organizationId],
-  );
-
-export async function updateReuseWithinHours(
-  db: Queryable,
-  organizationId: string,
-  hours: number | null,
-): Promise<void> {
-  await db.query('UPDATE organizations SET reuse_within_hours = $2 WHERE id = $1', [organizationId, hours]);
-}
+export const findReuseWithinHours = reuseWithinHours.find;
+export const updateReuseWithinHours = reuseWithinHours.update;
