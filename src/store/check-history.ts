@@ -7,48 +7,64 @@
  * (it would name a check that never saw the payer). Purged checks have no keys and fall out of both.
  * Row typing as described at the top of organizations.ts.
  */
-import { findOwnedRow, type Queryable } from './db.ts';
+import { findOwnedRow, firstRow, type Queryable } from './db.ts';
 import type { checks } from './schema.ts';
 
 type CheckRow = typeof checks.$inferSelect;
 export type HistoryRow = Pick<CheckRow, 'id' | 'result' | 'completedAt'>;
 
-/** The newest completed check of the organization with this reuse key that finished within `hours`. */
-export const findReusableCheck = async (
+/**
+ * The newest completed check of the organization whose `keyColumn` is `key`, that asked the payer, still
+ * has its answer, and meets `condition` (`$3` in it is `conditionParam`): one probe of the partial index
+ * on (organization, key, completion time).
+ */
+function newestAnsweredCheck(
   db: Queryable,
+  keyColumn: 'reuse_key' | 'patient_key',
   organizationId: string,
-  reuseKey: string,
-  hours: number,
-): Promise<HistoryRow | undefined> => {
-  const { rows } = await db.query<HistoryRow>(
+  key: string,
+  condition: string,
+  conditionParam: unknown,
+): Promise<HistoryRow | undefined> {
+  return firstRow<HistoryRow>(
+    db,
     `SELECT id, result, completed_at AS "completedAt" FROM checks
-      WHERE organization_id = $1 AND reuse_key = $2 AND status = 'COMPLETED' AND reused_from IS NULL
-        AND completed_at >= now() - $3 * interval '1 hour' AND result IS NOT NULL AND purged_at IS NULL
+      WHERE organization_id = $1 AND ${keyColumn} = $2 AND status = 'COMPLETED' AND reused_from IS NULL
+        AND ${condition} AND result IS NOT NULL AND purged_at IS NULL
       ORDER BY completed_at DESC LIMIT 1`,
-    [organizationId, reuseKey, hours],
+    [organizationId, key, conditionParam],
   );
-  return rows[0];
-};
+}
+
+/** The newest completed check of the organization with this reuse key that finished within `hours`. */
+export const findReusableCheck = (db: Queryable, organizationId: string, reuseKey: string, hours: number) =>
+  newestAnsweredCheck(
+    db,
+    'reuse_key',
+    organizationId,
+    reuseKey,
+    "completed_at >= now() - $3 * interval '1 hour'",
+    hours,
+  );
 
 /**
  * The newest completed check of the patient before `checkId`, read in the transaction that finishes
  * `checkId` (so "before" is this transaction's time, the finishing check's `completed_at`).
  */
-export const findPreviousCompletedCheck = async (
+export const findPreviousCompletedCheck = (
   tx: Queryable,
   organizationId: string,
   patientKey: string,
   checkId: string,
-): Promise<HistoryRow | undefined> => {
-  const { rows } = await tx.query<HistoryRow>(
-    `SELECT id, result, completed_at AS "completedAt" FROM checks
-      WHERE organization_id = $1 AND patient_key = $2 AND status = 'COMPLETED' AND reused_from IS NULL
-        AND completed_at <= now() AND id <> $3 AND result IS NOT NULL AND purged_at IS NULL
-      ORDER BY completed_at DESC LIMIT 1`,
-    [organizationId, patientKey, checkId],
+) =>
+  newestAnsweredCheck(
+    tx,
+    'patient_key',
+    organizationId,
+    patientKey,
+    'completed_at <= now() AND id <> $3',
+    checkId,
   );
-  return rows[0];
-};
 
 /** Records on a check the earlier check it was compared with and what changed (a JSON array). */
 export async function recordCoverageChanges(
