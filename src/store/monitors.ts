@@ -23,7 +23,8 @@ export const MONITOR_COLUMNS = `id, organization_id AS "organizationId", status,
   checked_through AS "checkedThrough", next_run_at AS "nextRunAt", last_run_at AS "lastRunAt", runs,
   request_corrections AS "requestCorrections", created_at AS "createdAt"`;
 
-export type NewMonitor = Pick<
+/** What a monitor's runs are made from: whose it is, the check it repeats, and when it is due. */
+export type MonitorPlan = Pick<
   MonitorRow,
   | 'id'
   | 'organizationId'
@@ -33,8 +34,10 @@ export type NewMonitor = Pick<
   | 'dates'
   | 'nextRunAt'
   | 'requestCorrections'
-  | 'createdAt'
-> & { idempotencyKey: string | null; requestHash: string | null };
+>;
+
+export type NewMonitor = MonitorPlan &
+  Pick<MonitorRow, 'createdAt'> & { idempotencyKey: string | null; requestHash: string | null };
 
 /**
  * Inserts an active monitor unless the organization already has `limit` monitors or (with an Idempotency-Key)

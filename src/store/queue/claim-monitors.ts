@@ -10,23 +10,13 @@
  * the check and the advance: the run is still due, and happens once, later. There is no lease to expire.
  */
 import type { Queryable } from '../db.ts';
-import type { MonitorRow } from '../monitors.ts';
+import type { MonitorPlan, MonitorRow } from '../monitors.ts';
 
 export type ClaimedMonitor = {
   /** The organization's time zone (null: UTC), which a `dates` monitor's "day before" is in. */
   timeZone: string | null;
-} & Pick<
-  MonitorRow,
-  | 'id'
-  | 'organizationId'
-  | 'tradingPartnerServiceId'
-  | 'request'
-  | 'everyDays'
-  | 'dates'
-  | 'checkedThrough'
-  | 'nextRunAt'
-  | 'requestCorrections'
->;
+} & MonitorPlan &
+  Pick<MonitorRow, 'checkedThrough'>;
 
 /**
  * Locks up to `limit` due active monitors (oldest due first) until the caller's transaction ends, with the
