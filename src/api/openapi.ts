@@ -40,15 +40,14 @@ const RATE_LIMIT_HEADERS: Record<string, Header> = {
   'RateLimit-Reset': { type: 'integer', description: 'Seconds until the burst is full again.' },
 };
 
+/** What a response may carry besides its schema: headers, and named examples of its body. */
+interface ResponseOptions {
+  headers?: Record<string, Header>;
+  examples?: Record<string, { summary: string; value: unknown }>;
+}
+
 /** A JSON response of a route schema, in the form Fastify serializes and the document describes as is. */
-export function jsonResponse(
-  description: string,
-  schema: object,
-  options: {
-    headers?: Record<string, Header>;
-    examples?: Record<string, { summary: string; value: unknown }>;
-  } = {},
-) {
+export function jsonResponse(description: string, schema: object, options: ResponseOptions = {}) {
   return {
     description,
     ...(options.headers ? { headers: options.headers } : {}),
@@ -57,14 +56,7 @@ export function jsonResponse(
 }
 
 /** A success answer that also carries the key's rate limit headers. */
-export function successResponse(
-  description: string,
-  schema: object,
-  options: {
-    headers?: Record<string, Header>;
-    examples?: Record<string, { summary: string; value: unknown }>;
-  } = {},
-) {
+export function successResponse(description: string, schema: object, options: ResponseOptions = {}) {
   return jsonResponse(description, schema, {
     ...options,
     headers: { ...RATE_LIMIT_HEADERS, ...options.headers },
