@@ -108,17 +108,18 @@ export async function submitCheck(
       : asked;
   const key = options.idempotencyKey ?? null;
   const wakeWorkers = () => (options.wake ? options.wake() : wake(db, CHECKS_CHANNEL));
+  // The new check's row, but for its id (and the key's columns when there is a key).
+  const check = {
+    organizationId,
+    tradingPartnerServiceId: request.tradingPartnerServiceId,
+    request,
+    requestCorrections,
+    reuseWithinHours,
+  };
   if (key === null) {
     // Without a key nothing can conflict: the plain insert is the whole job.
     const id = uuidv7();
-    await insertCheck(db, {
-      id,
-      organizationId,
-      tradingPartnerServiceId: request.tradingPartnerServiceId,
-      request,
-      requestCorrections,
-      reuseWithinHours,
-    });
+    await insertCheck(db, { id, ...check });
     await wakeWorkers();
     return { ok: true, id, replayed: false, corrections };
   }
@@ -128,11 +129,7 @@ export async function submitCheck(
       const id = uuidv7();
       const inserted = await insertCheckUnlessKeyTaken(db, {
         id,
-        organizationId,
-        tradingPartnerServiceId: request.tradingPartnerServiceId,
-        request,
-        requestCorrections,
-        reuseWithinHours,
+        ...check,
         idempotencyKey: key,
         requestHash: hash,
       });
