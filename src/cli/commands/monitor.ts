@@ -16,6 +16,21 @@ const MONITORS = '/api/eligibility/monitors';
 /** The id as a path segment: whatever is typed stays one segment (the API answers 404 for a bad one). */
 const one = (id: string) => `${MONITORS}/${encodeURIComponent(id)}`;
 
+/** `pause` and `resume`: the same PATCH of the monitor's status, to a different status. */
+const STATUS_COMMANDS: readonly CommandSpec[] = (
+  [
+    ['pause', 'paused', 'pause a monitor: it creates no check until resumed'],
+    ['resume', 'active', 'resume a paused monitor (a run missed while paused runs once, at once)'],
+  ] as const
+).map(([verb, status, summary]) => ({
+  name: `monitor ${verb}`,
+  summary,
+  positionals: ID,
+  options: { ...API_OPTIONS },
+  run: ({ config, values, positionals, io }) =>
+    setStatus(config(), positionals[0]!, status, values as ApiArgs, io),
+}));
+
 export const MONITOR_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'monitor list',
@@ -66,22 +81,7 @@ export const MONITOR_COMMANDS: readonly CommandSpec[] = [
     run: ({ config, values, positionals, io }) =>
       createCommand(config(), positionals[0]!, values as ApiArgs & CreateArgs, io),
   },
-  {
-    name: 'monitor pause',
-    summary: 'pause a monitor: it creates no check until resumed',
-    positionals: ID,
-    options: { ...API_OPTIONS },
-    run: ({ config, values, positionals, io }) =>
-      setStatus(config(), positionals[0]!, 'paused', values as ApiArgs, io),
-  },
-  {
-    name: 'monitor resume',
-    summary: 'resume a paused monitor (a run missed while paused runs once, at once)',
-    positionals: ID,
-    options: { ...API_OPTIONS },
-    run: ({ config, values, positionals, io }) =>
-      setStatus(config(), positionals[0]!, 'active', values as ApiArgs, io),
-  },
+  ...STATUS_COMMANDS,
   {
     name: 'monitor delete',
     summary: 'delete a monitor and the patient details it holds (its checks stay)',
