@@ -26,6 +26,7 @@ import {
   timeoutOptions,
 } from './connection-limits.ts';
 import { ApiError, unavailable } from './errors.ts';
+import { unsupportedMediaType } from './key-gates.ts';
 import { registerOpenApi } from './openapi.ts';
 import { type RateLimit, RateLimiter } from './rate-limit.ts';
 import { docsRoute } from './routes/docs.ts';
@@ -42,7 +43,6 @@ import { healthRoutes } from './routes/health.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { payersListRoute } from './routes/payers_list.ts';
 import { rootRoute } from './routes/root.ts';
-import { unsupportedMediaType } from './write-gate.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 

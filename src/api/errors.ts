@@ -47,6 +47,9 @@ export const accessDenied = (message: string) => new ApiError(403, 'AccessDenied
 export const notFound = (message: string) => new ApiError(404, 'ResourceNotFoundException', message);
 export const validation = (message: string, statusCode = 400) =>
   new ApiError(statusCode, 'ValidationException', message);
+/** 429 for a limit of the organization (not the key's rate): the message says which, Retry-After how long. */
+export const throttled = (message: string, retryAfterSeconds: number) =>
+  new ApiError(429, 'ThrottlingException', message, { 'retry-after': String(retryAfterSeconds) });
 /** The database (or another dependency) cannot serve the request now: 503 with Retry-After, never a hang. */
 export const unavailable = (message = 'The service is temporarily unavailable. Retry shortly.') =>
   new ApiError(503, 'InternalFailureException', message, { 'retry-after': String(RETRY_AFTER_SECONDS) });

@@ -7,18 +7,11 @@ import Type from 'typebox';
 import { BATCH_ITEM_STATUSES, readBatch } from '../../checks/batches.ts';
 import { BatchPage } from '../../contract/batch.ts';
 import { UUID_PATTERN } from '../../ids.ts';
-import type { ApiKeyAuthenticator } from '../auth.ts';
 import { notFound } from '../errors.ts';
+import { IdParams, type KeyRouteOptions, readGate } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
 import { declarePlugin } from '../plugin-meta.ts';
-import type { RateLimiter } from '../rate-limit.ts';
 
-export interface BatchStatusRouteOptions {
-  auth: ApiKeyAuthenticator;
-  limiter: RateLimiter;
-}
-
-const Params = Type.Object({ id: Type.String() });
 const Query = Type.Object({
   status: Type.Optional(Type.Union(BATCH_ITEM_STATUSES.map((s) => Type.Literal(s)))),
   after: Type.Optional(
@@ -27,7 +20,7 @@ const Query = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
 });
 
-export const batchStatusRoute: FastifyPluginAsyncTypebox<BatchStatusRouteOptions> = async (
+export const batchStatusRoute: FastifyPluginAsyncTypebox<KeyRouteOptions> = async (
   app,
   { auth, limiter },
 ) => {
@@ -42,7 +35,7 @@ export const batchStatusRoute: FastifyPluginAsyncTypebox<BatchStatusRouteOptions
         operationId: 'getEligibilityBatch',
         tags: ['Eligibility'],
         security: [{ ApiKeyAuth: [] }],
-        params: Params,
+        params: IdParams,
         querystring: Query,
         response: {
           200: successResponse('The batch, with one page of its items.', BatchPage),
@@ -53,10 +46,7 @@ export const batchStatusRoute: FastifyPluginAsyncTypebox<BatchStatusRouteOptions
         },
       },
       // Authentication first, so a caller without a valid key learns nothing, not even a query problem.
-      onRequest: async (request, reply) => {
-        const key = await auth.authenticate(request, 'eligibility:read');
-        reply.headers(limiter.take(key.keyId));
-      },
+      onRequest: readGate(auth, limiter),
     },
     async (request, reply) => {
       const key = request.auth!;

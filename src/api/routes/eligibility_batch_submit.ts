@@ -5,22 +5,24 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { submitBatch } from '../../checks/batches.ts';
 import { BatchAccepted, BatchRequest } from '../../contract/batch.ts';
-import type { ApiKeyAuthenticator } from '../auth.ts';
-import { ApiError, validation } from '../errors.ts';
+import { throttled, validation } from '../errors.ts';
+import {
+  checkSubmitContext,
+  gatedWrite,
+  IdempotencyHeaders,
+  type KeyRouteOptions,
+  REPLAYED_HEADER,
+} from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
 import { declarePlugin } from '../plugin-meta.ts';
-import type { RateLimiter } from '../rate-limit.ts';
-import { IdempotencyHeaders, REPLAYED_HEADER, submitContext, writeGate } from '../write-gate.ts';
 
 /** 10,000 submit bodies of a few hundred bytes each, with room to spare. */
 export const BATCH_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 /** What a refused batch is told to wait: batch checks finish at tens per second. */
 const OVER_LIMIT_RETRY_AFTER_SECONDS = 60;
 
-export interface BatchSubmitRouteOptions {
-  auth: ApiKeyAuthenticator;
-  /** The submit limiter: a batch request takes one token, whatever its size. */
-  limiter: RateLimiter;
+/** `limiter` is the submit limiter: a batch request takes one token, whatever its size. */
+export interface BatchSubmitRouteOptions extends KeyRouteOptions {
   /** BATCH_MAX_PENDING_CHECKS. */
   maxPendingChecks: number;
 }
@@ -60,24 +62,21 @@ export const batchSubmitRoute: FastifyPluginAsync<BatchSubmitRouteOptions> = asy
         },
       },
       // Validation runs in the handler, after authentication (see writeGate).
-      validatorCompiler: () => () => true,
-      onRequest: writeGate(auth, limiter),
+      ...gatedWrite(auth, limiter),
     },
     async (request, reply) => {
       const key = request.auth!;
       const result = await submitBatch(app.db, key.organizationId, request.body, {
-        ...submitContext(app, request),
+        ...checkSubmitContext(app, request),
         maxPendingChecks,
       });
       if (!result.ok) {
         if ('conflict' in result) throw validation(result.conflict, 422);
         if ('overLimit' in result) {
           const { pending, limit } = result.overLimit;
-          throw new ApiError(
-            429,
-            'ThrottlingException',
+          throw throttled(
             `Too many batch checks in progress: ${pending} of at most ${limit} for your organization. Retry after ${OVER_LIMIT_RETRY_AFTER_SECONDS}s, or send a smaller batch.`,
-            { 'retry-after': String(OVER_LIMIT_RETRY_AFTER_SECONDS) },
+            OVER_LIMIT_RETRY_AFTER_SECONDS,
           );
         }
         throw validation(result.invalid);

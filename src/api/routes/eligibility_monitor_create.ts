@@ -5,17 +5,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { createMonitor } from '../../checks/monitors.ts';
 import { Monitor, MonitorRequest } from '../../contract/monitor.ts';
-import type { ApiKeyAuthenticator } from '../auth.ts';
-import { ApiError, validation } from '../errors.ts';
+import { throttled, validation } from '../errors.ts';
+import {
+  gatedWrite,
+  IdempotencyHeaders,
+  type KeyRouteOptions,
+  REPLAYED_HEADER,
+  submitContext,
+} from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
 import { declarePlugin } from '../plugin-meta.ts';
-import type { RateLimiter } from '../rate-limit.ts';
-import { IdempotencyHeaders, idempotencyKeyOf, REPLAYED_HEADER, writeGate } from '../write-gate.ts';
 
-export interface MonitorCreateRouteOptions {
-  auth: ApiKeyAuthenticator;
-  /** The submit limiter: creating a monitor is a write like a submit. */
-  limiter: RateLimiter;
+/** `limiter` is the submit limiter: creating a monitor is a write like a submit. */
+export interface MonitorCreateRouteOptions extends KeyRouteOptions {
   /** MONITOR_MAX_PER_ORGANIZATION. */
   maxPerOrganization: number;
 }
@@ -57,25 +59,20 @@ export const monitorCreateRoute: FastifyPluginAsync<MonitorCreateRouteOptions> =
         },
       },
       // Validation runs in the handler, after authentication (see writeGate).
-      validatorCompiler: () => () => true,
-      onRequest: writeGate(auth, limiter),
+      ...gatedWrite(auth, limiter),
     },
     async (request, reply) => {
       const key = request.auth!;
       const result = await createMonitor(app.db, key.organizationId, request.body, {
+        ...submitContext(app, request),
         maxPerOrganization,
-        idempotencyKey: idempotencyKeyOf(request),
-        canonicalPayerId: (id) => app.payers?.resolvePayer(id)?.tradingPartnerServiceId,
-        keepsMemberIdSeparators: (id) => app.payers?.resolvePayer(id)?.keepMemberIdSeparators === true,
       });
       if (!result.ok) {
         if ('conflict' in result) throw validation(result.conflict, 422);
         if ('overLimit' in result) {
-          throw new ApiError(
-            429,
-            'ThrottlingException',
+          throw throttled(
             `Your organization has the most monitors allowed (${result.overLimit}). Delete monitors you no longer need, then create this one.`,
-            { 'retry-after': String(OVER_LIMIT_RETRY_AFTER_SECONDS) },
+            OVER_LIMIT_RETRY_AFTER_SECONDS,
           );
         }
         throw validation(result.message);

@@ -1,26 +1,14 @@
 /** DELETE /api/eligibility/monitors/{id}: stop and forget a monitor (204); the checks it created stay. */
 import type { FastifyPluginAsync } from 'fastify';
-import Type, { type Static } from 'typebox';
+import type { Static } from 'typebox';
 import { removeMonitor } from '../../checks/monitors.ts';
-import type { ApiKeyAuthenticator } from '../auth.ts';
 import { notFound } from '../errors.ts';
+import { IdParams, type KeyRouteOptions, writeGate } from '../key-gates.ts';
 import { errorResponses } from '../openapi.ts';
 import { declarePlugin } from '../plugin-meta.ts';
-import type { RateLimiter } from '../rate-limit.ts';
-import { writeGate } from '../write-gate.ts';
 
-export interface MonitorDeleteRouteOptions {
-  auth: ApiKeyAuthenticator;
-  limiter: RateLimiter;
-}
-
-const Params = Type.Object({ id: Type.String() });
-
-export const monitorDeleteRoute: FastifyPluginAsync<MonitorDeleteRouteOptions> = async (
-  app,
-  { auth, limiter },
-) => {
-  app.delete<{ Params: Static<typeof Params> }>(
+export const monitorDeleteRoute: FastifyPluginAsync<KeyRouteOptions> = async (app, { auth, limiter }) => {
+  app.delete<{ Params: Static<typeof IdParams> }>(
     '/api/eligibility/monitors/:id',
     {
       schema: {
@@ -31,7 +19,7 @@ export const monitorDeleteRoute: FastifyPluginAsync<MonitorDeleteRouteOptions> =
         operationId: 'deleteMonitor',
         tags: ['Monitors'],
         security: [{ ApiKeyAuth: [] }],
-        params: Params,
+        params: IdParams,
         response: {
           204: { description: 'Deleted.', type: 'null' },
           ...errorResponses([401, 403, 404, 429, 500, 503], {

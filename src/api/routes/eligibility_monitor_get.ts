@@ -1,25 +1,13 @@
 /** GET /api/eligibility/monitors/{id}: one monitor with its latest runs. Another organization's is 404. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
 import { readMonitor } from '../../checks/monitors.ts';
 import { MonitorDetail } from '../../contract/monitor.ts';
-import type { ApiKeyAuthenticator } from '../auth.ts';
 import { notFound } from '../errors.ts';
+import { IdParams, type KeyRouteOptions, readGate } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
 import { declarePlugin } from '../plugin-meta.ts';
-import type { RateLimiter } from '../rate-limit.ts';
 
-export interface MonitorGetRouteOptions {
-  auth: ApiKeyAuthenticator;
-  limiter: RateLimiter;
-}
-
-const Params = Type.Object({ id: Type.String() });
-
-export const monitorGetRoute: FastifyPluginAsyncTypebox<MonitorGetRouteOptions> = async (
-  app,
-  { auth, limiter },
-) => {
+export const monitorGetRoute: FastifyPluginAsyncTypebox<KeyRouteOptions> = async (app, { auth, limiter }) => {
   app.get(
     '/api/eligibility/monitors/:id',
     {
@@ -31,7 +19,7 @@ export const monitorGetRoute: FastifyPluginAsyncTypebox<MonitorGetRouteOptions> 
         operationId: 'getMonitor',
         tags: ['Monitors'],
         security: [{ ApiKeyAuth: [] }],
-        params: Params,
+        params: IdParams,
         response: {
           200: successResponse('The monitor with its latest runs.', MonitorDetail),
           ...errorResponses([401, 403, 404, 429, 500, 503], {
@@ -39,10 +27,7 @@ export const monitorGetRoute: FastifyPluginAsyncTypebox<MonitorGetRouteOptions> 
           }),
         },
       },
-      onRequest: async (request, reply) => {
-        const key = await auth.authenticate(request, 'eligibility:read');
-        reply.headers(limiter.take(key.keyId));
-      },
+      onRequest: readGate(auth, limiter),
     },
     async (request, reply) => {
       const monitor = await readMonitor(app.db, request.auth!.organizationId, request.params.id);

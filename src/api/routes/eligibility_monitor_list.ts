@@ -3,15 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { listMonitors } from '../../checks/monitors.ts';
 import { MonitorPage } from '../../contract/monitor.ts';
-import type { ApiKeyAuthenticator } from '../auth.ts';
+import { type KeyRouteOptions, readGate } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
 import { declarePlugin } from '../plugin-meta.ts';
-import type { RateLimiter } from '../rate-limit.ts';
-
-export interface MonitorListRouteOptions {
-  auth: ApiKeyAuthenticator;
-  limiter: RateLimiter;
-}
 
 const Query = Type.Object(
   {
@@ -23,7 +17,7 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 
-export const monitorListRoute: FastifyPluginAsyncTypebox<MonitorListRouteOptions> = async (
+export const monitorListRoute: FastifyPluginAsyncTypebox<KeyRouteOptions> = async (
   app,
   { auth, limiter },
 ) => {
@@ -45,10 +39,7 @@ export const monitorListRoute: FastifyPluginAsyncTypebox<MonitorListRouteOptions
         },
       },
       // Authentication first, so a caller without a valid key learns nothing, not even a query problem.
-      onRequest: async (request, reply) => {
-        const key = await auth.authenticate(request, 'eligibility:read');
-        reply.headers(limiter.take(key.keyId));
-      },
+      onRequest: readGate(auth, limiter),
     },
     async (request, reply) => {
       const { after, limit = 25 } = request.query;

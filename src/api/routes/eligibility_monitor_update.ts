@@ -1,21 +1,12 @@
 /** PATCH /api/eligibility/monitors/{id}: pause a monitor or resume it (`{"status": "paused" | "active"}`). */
 import type { FastifyPluginAsync } from 'fastify';
-import Type, { type Static } from 'typebox';
+import type { Static } from 'typebox';
 import { setMonitorStatus } from '../../checks/monitors.ts';
 import { Monitor, MonitorUpdate } from '../../contract/monitor.ts';
-import type { ApiKeyAuthenticator } from '../auth.ts';
 import { notFound, validation } from '../errors.ts';
+import { gatedWrite, IdParams, type KeyRouteOptions } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
 import { declarePlugin } from '../plugin-meta.ts';
-import type { RateLimiter } from '../rate-limit.ts';
-import { writeGate } from '../write-gate.ts';
-
-export interface MonitorUpdateRouteOptions {
-  auth: ApiKeyAuthenticator;
-  limiter: RateLimiter;
-}
-
-const Params = Type.Object({ id: Type.String() });
 
 /** The new status, or undefined when the body is anything but `{"status": "paused" | "active"}`. */
 function statusOf(body: unknown): MonitorUpdate['status'] | undefined {
@@ -26,12 +17,9 @@ function statusOf(body: unknown): MonitorUpdate['status'] | undefined {
   return status;
 }
 
-/** Validation in the handler, after authentication (see writeGate), so its body is `unknown` until read. */
-export const monitorUpdateRoute: FastifyPluginAsync<MonitorUpdateRouteOptions> = async (
-  app,
-  { auth, limiter },
-) => {
-  app.patch<{ Params: Static<typeof Params> }>(
+/** Validation in the handler, after authentication (see gatedWrite), so its body is `unknown` until read. */
+export const monitorUpdateRoute: FastifyPluginAsync<KeyRouteOptions> = async (app, { auth, limiter }) => {
+  app.patch<{ Params: Static<typeof IdParams> }>(
     '/api/eligibility/monitors/:id',
     {
       schema: {
@@ -43,7 +31,7 @@ export const monitorUpdateRoute: FastifyPluginAsync<MonitorUpdateRouteOptions> =
         operationId: 'updateMonitor',
         tags: ['Monitors'],
         security: [{ ApiKeyAuth: [] }],
-        params: Params,
+        params: IdParams,
         body: MonitorUpdate,
         response: {
           200: successResponse('The monitor as it now is.', Monitor),
@@ -53,8 +41,7 @@ export const monitorUpdateRoute: FastifyPluginAsync<MonitorUpdateRouteOptions> =
           }),
         },
       },
-      validatorCompiler: () => () => true,
-      onRequest: writeGate(auth, limiter),
+      ...gatedWrite(auth, limiter),
     },
     async (request) => {
       const status = statusOf(request.body);

@@ -1,22 +1,14 @@
 /** GET /api/eligibility/{id}/status: the check, shaped by its status (spec 2.1 "Population by status"). */
 import type { FastifyPluginAsync } from 'fastify';
-import Type, { type Static } from 'typebox';
+import type { Static } from 'typebox';
 import { EligibilityCheckResponse } from '../../contract/check-response.ts';
 import { UUID_PATTERN } from '../../ids.ts';
 import { findCheckResult } from '../../store/checks.ts';
-import type { ApiKeyAuthenticator } from '../auth.ts';
 import { notFound } from '../errors.ts';
+import { IdParams, type KeyRouteOptions } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
 import { openApiExamples } from '../openapi-examples.ts';
 import { declarePlugin } from '../plugin-meta.ts';
-import type { RateLimiter } from '../rate-limit.ts';
-
-export interface StatusRouteOptions {
-  auth: ApiKeyAuthenticator;
-  limiter: RateLimiter;
-}
-
-const StatusParams = Type.Object({ id: Type.String() });
 
 /**
  * Params are typed from their schema through the route generic rather than the TypeBox type provider: the
@@ -25,8 +17,8 @@ const StatusParams = Type.Object({ id: Type.String() });
 /** The `Retry-After` of an IN_PROGRESS answer, in seconds. */
 export const POLL_AFTER_SECONDS = 1;
 
-export const statusRoute: FastifyPluginAsync<StatusRouteOptions> = async (app, { auth, limiter }) => {
-  app.get<{ Params: Static<typeof StatusParams> }>(
+export const statusRoute: FastifyPluginAsync<KeyRouteOptions> = async (app, { auth, limiter }) => {
+  app.get<{ Params: Static<typeof IdParams> }>(
     '/api/eligibility/:id/status',
     {
       schema: {
@@ -41,7 +33,7 @@ export const statusRoute: FastifyPluginAsync<StatusRouteOptions> = async (app, {
         operationId: 'getEligibilityCheckStatus',
         tags: ['Eligibility'],
         security: [{ ApiKeyAuth: [] }],
-        params: StatusParams,
+        params: IdParams,
         response: {
           200: successResponse(
             'The check, shaped by its status. A FAILED check is still a 200: its `errors` say why.',

@@ -4,24 +4,23 @@ import { formatProblems } from '../../checks/request.ts';
 import { submitCheck } from '../../checks/submit.ts';
 import { EligibilityCheckRequest } from '../../contract/check-request.ts';
 import { EligibilityCheckAccepted } from '../../contract/check-response.ts';
-import type { ApiKeyAuthenticator } from '../auth.ts';
 import { validation } from '../errors.ts';
+import {
+  checkSubmitContext,
+  gatedWrite,
+  IdempotencyHeaders,
+  type KeyRouteOptions,
+  REPLAYED_HEADER,
+} from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
 import { openApiExamples } from '../openapi-examples.ts';
 import { declarePlugin } from '../plugin-meta.ts';
-import type { RateLimiter } from '../rate-limit.ts';
-import { IdempotencyHeaders, REPLAYED_HEADER, submitContext, writeGate } from '../write-gate.ts';
-
-export interface SubmitRouteOptions {
-  auth: ApiKeyAuthenticator;
-  limiter: RateLimiter;
-}
 
 /**
  * Deliberately without the TypeBox type provider: the body schema documents the request, but validation runs
  * in the handler (after authentication), so `request.body` is honestly `unknown` until `submitCheck` checks it.
  */
-export const submitRoute: FastifyPluginAsync<SubmitRouteOptions> = async (app, { auth, limiter }) => {
+export const submitRoute: FastifyPluginAsync<KeyRouteOptions> = async (app, { auth, limiter }) => {
   const examples = openApiExamples();
   app.post(
     '/api/eligibility',
@@ -61,12 +60,16 @@ export const submitRoute: FastifyPluginAsync<SubmitRouteOptions> = async (app, {
         },
       },
       // Validation runs in the handler, after authentication (see writeGate).
-      validatorCompiler: () => () => true,
-      onRequest: writeGate(auth, limiter),
+      ...gatedWrite(auth, limiter),
     },
     async (request, reply) => {
       const key = request.auth!;
-      const result = await submitCheck(app.db, key.organizationId, request.body, submitContext(app, request));
+      const result = await submitCheck(
+        app.db,
+        key.organizationId,
+        request.body,
+        checkSubmitContext(app, request),
+      );
       if (!result.ok) {
         if ('conflict' in result) throw validation(result.conflict, 422);
         throw validation(formatProblems(result.problems));

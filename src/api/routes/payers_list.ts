@@ -6,10 +6,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import Type from 'typebox';
 import { findPayers, type ListedPayer } from '../../payers/directory.ts';
-import type { ApiKeyAuthenticator } from '../auth.ts';
 import { validation } from '../errors.ts';
+import type { KeyRouteOptions } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
-import type { RateLimiter } from '../rate-limit.ts';
 
 const MAX_QUERY = 100;
 
@@ -29,9 +28,7 @@ const ListedPayerSchema = Type.Object(
 
 export const PayerListResponse = Type.Object({ payers: Type.Array(ListedPayerSchema) }, { $id: 'PayerList' });
 
-export interface PayersListRouteOptions {
-  auth: ApiKeyAuthenticator;
-  limiter: RateLimiter;
+export interface PayersListRouteOptions extends KeyRouteOptions {
   payers: readonly ListedPayer[];
 }
 

@@ -1,6 +1,8 @@
 /**
- * What the two submit operations (a check, a batch) share: authenticating and taking from the key's rate
- * limit before the body is read, the optional Idempotency-Key header, and what a submit needs from the app.
+ * What the routes called with an API key share: their options, the gates that authenticate and take from the
+ * key's rate limit before anything else (a write's before its body is read), the `/:id` params, and for the
+ * submit operations (a check, a batch, a monitor) the optional Idempotency-Key header and what a submit
+ * needs from the app.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -8,6 +10,30 @@ import { isValidIdempotencyKey } from '../checks/submit.ts';
 import type { ApiKeyAuthenticator } from './auth.ts';
 import { ApiError, validation } from './errors.ts';
 import type { RateLimiter } from './rate-limit.ts';
+
+/** The options of every route called with an API key; routes that need more extend it. */
+export interface KeyRouteOptions {
+  auth: ApiKeyAuthenticator;
+  /** The key's rate limit for this kind of operation: app.ts passes the submit (write) or status (read) one. */
+  limiter: RateLimiter;
+}
+
+/**
+ * Path parameters of the `/:id` routes (a check, a batch, a monitor): declared so the document shows them
+ * and the handler is typed; any string passes, and each handler answers 404 for an id it does not find.
+ */
+export const IdParams = Type.Object({ id: Type.String() });
+
+/**
+ * An `onRequest` hook for the read routes: a caller without a valid `eligibility:read` key, or over its
+ * limit, is answered before its query or params are validated, so it learns nothing about them.
+ */
+export function readGate(auth: ApiKeyAuthenticator, limiter: RateLimiter) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const key = await auth.authenticate(request, 'eligibility:read');
+    reply.headers(limiter.take(key.keyId));
+  };
+}
 
 /** The request headers a submit reads besides `Authorization` (documentation: validated in the handler). */
 export const IdempotencyHeaders = Type.Object({
@@ -55,6 +81,14 @@ export function writeGate(auth: ApiKeyAuthenticator, limiter: RateLimiter) {
   };
 }
 
+/**
+ * The route options of a write whose body is validated in its handler: the write gate, and no schema
+ * validation before it (the body schema only documents the request), so `request.body` stays `unknown`.
+ */
+export function gatedWrite(auth: ApiKeyAuthenticator, limiter: RateLimiter) {
+  return { validatorCompiler: () => () => true, onRequest: writeGate(auth, limiter) };
+}
+
 /** The Idempotency-Key header, if sent; a malformed one is a 400. */
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];
@@ -65,12 +99,19 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return value;
 }
 
-/** What a submit needs besides the body: its Idempotency-Key, a way to wake workers, the payer directory. */
+/**
+ * What a submit (a check, a batch, a monitor) needs besides the body: its Idempotency-Key, and the payer
+ * directory's canonical id and member id rule for the payer it names.
+ */
 export function submitContext(app: FastifyInstance, request: FastifyRequest) {
   return {
     idempotencyKey: idempotencyKeyOf(request),
-    wake: () => app.checksNotifier.notify(),
     canonicalPayerId: (id: string) => app.payers?.resolvePayer(id)?.tradingPartnerServiceId,
     keepsMemberIdSeparators: (id: string) => app.payers?.resolvePayer(id)?.keepMemberIdSeparators === true,
   };
+}
+
+/** The same for a submit that stores checks at once (a check, a batch): also a way to wake the workers. */
+export function checkSubmitContext(app: FastifyInstance, request: FastifyRequest) {
+  return { ...submitContext(app, request), wake: () => app.checksNotifier.notify() };
 }
