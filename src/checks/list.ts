@@ -7,7 +7,7 @@ import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { CheckStatus, EligibilityCheckResponse, VerdictStatus } from '../contract/check-response.ts';
 import { UUID_PATTERN } from '../ids.ts';
 import { type CheckSearchTerm, findCheck, selectCheckPage } from '../store/checks.ts';
-import type { Queryable } from '../store/db.ts';
+import type { OwnedLookup, Queryable } from '../store/db.ts';
 
 export interface CheckSummary {
   id: string;
@@ -122,11 +122,7 @@ export interface CheckDetail {
   completedAt: string | null;
 }
 
-export async function getCheck(
-  db: Queryable,
-  organizationId: string,
-  id: string,
-): Promise<CheckDetail | undefined> {
+export const getCheck: OwnedLookup<CheckDetail> = async (db, organizationId, id) => {
   if (!UUID_PATTERN.test(id)) return undefined;
   const r = await findCheck(db, organizationId, id);
   if (!r) return undefined;
@@ -139,4 +135,4 @@ export async function getCheck(
     createdAt: r.createdAt.toISOString(),
     completedAt: r.completedAt?.toISOString() ?? null,
   };
-}
+};

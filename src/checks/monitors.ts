@@ -9,7 +9,7 @@ import type { CheckStatus, RequestCorrection, VerdictStatus } from '../contract/
 import type { Monitor, MonitorDetail, MonitorPage, MonitorStatus } from '../contract/monitor.ts';
 import { uuidv7 } from '../ids.ts';
 import { MONITORS_CHANNEL, wake } from '../store/channels.ts';
-import type { Queryable } from '../store/db.ts';
+import type { OwnedLookup, Queryable } from '../store/db.ts';
 import {
   deleteMonitor,
   findMonitor,
@@ -147,11 +147,7 @@ export function monitorOf(row: MonitorRow): Monitor {
   };
 }
 
-export async function readMonitor(
-  db: Queryable,
-  organizationId: string,
-  id: string,
-): Promise<MonitorDetail | undefined> {
+export const readMonitor: OwnedLookup<MonitorDetail> = async (db, organizationId, id) => {
   if (!MONITOR_ID_PATTERN.test(id)) return undefined;
   const row = await findMonitor(db, organizationId, id);
   if (!row) return undefined;
@@ -166,7 +162,7 @@ export async function readMonitor(
       createdAt: r.createdAt.toISOString(),
     })),
   };
-}
+};
 
 /** A page of an organization's monitors, newest first; `after` is the `next` of the previous page. */
 export async function listMonitors(

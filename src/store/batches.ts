@@ -6,8 +6,7 @@
  */
 import {
   type Db,
-  idempotencyKeyHolderLookup,
-  idempotencyKeyRelease,
+  idempotencyKeyStatements,
   organizationPageLookup,
   ownedRowLookup,
   type Queryable,
@@ -80,11 +79,11 @@ export async function insertBatchWithChecks(
 /** A batch of an organization (another organization's reads as absent). */
 export const findBatch = ownedRowLookup<BatchRow>('batches', BATCH_COLUMNS);
 
+const idempotencyKeys = idempotencyKeyStatements<BatchRow>('batches', BATCH_COLUMNS);
 /** The batch holding an idempotency key, and whether it is older than `windowMs`. */
-export const findBatchByIdempotencyKey = idempotencyKeyHolderLookup<BatchRow>('batches', BATCH_COLUMNS);
-
+export const findBatchByIdempotencyKey = idempotencyKeys.findHolder;
 /** Frees an expired idempotency key for reuse (unless another request freed it already). */
-export const releaseBatchIdempotencyKey = idempotencyKeyRelease('batches');
+export const releaseBatchIdempotencyKey = idempotencyKeys.release;
 
 /** Batch checks of an organization still in progress (what BATCH_MAX_PENDING_CHECKS limits). */
 export async function countPendingBatchChecks(db: Queryable, organizationId: string): Promise<number> {

@@ -3,7 +3,7 @@
  * own statements (claim, retry, release, finish) are in src/store/queue/; row typing as described at the
  * top of organizations.ts.
  */
-import { idempotencyKeyHolderLookup, idempotencyKeyRelease, ownedRowLookup, type Queryable } from './db.ts';
+import { idempotencyKeyStatements, ownedRowLookup, type Queryable } from './db.ts';
 import type { checks } from './schema.ts';
 
 export type CheckRow = typeof checks.$inferSelect;
@@ -67,14 +67,14 @@ export async function insertCheckUnlessKeyTaken(
   return rows.length > 0;
 }
 
-/** The check holding an idempotency key, and whether it is older than `windowMs`. */
-export const findCheckByIdempotencyKey = idempotencyKeyHolderLookup<Pick<CheckRow, 'id' | 'requestHash'>>(
+const idempotencyKeys = idempotencyKeyStatements<Pick<CheckRow, 'id' | 'requestHash'>>(
   'checks',
   'id, request_hash AS "requestHash"',
 );
-
+/** The check holding an idempotency key, and whether it is older than `windowMs`. */
+export const findCheckByIdempotencyKey = idempotencyKeys.findHolder;
 /** Frees an expired idempotency key for reuse (unless another request freed it already). */
-export const releaseIdempotencyKey = idempotencyKeyRelease('checks');
+export const releaseIdempotencyKey = idempotencyKeys.release;
 
 /** A check's status and stored result body, scoped to its organization (another's reads as absent). */
 export const findCheckResult = ownedRowLookup<Pick<CheckRow, 'status' | 'result'>>(

@@ -38,10 +38,15 @@ export function findOwnedRow<T>(
   ]);
 }
 
+/**
+ * How one thing of an organization is looked up by id, from a row to what the API and the portal show:
+ * another organization's thing reads as absent, so every caller answers it exactly like a missing one.
+ */
+export type OwnedLookup<T> = (db: Queryable, organizationId: string, id: string) => Promise<T | undefined>;
+
 /** `findOwnedRow` for one table and its columns: a module's `findX(db, organizationId, id)`. */
-export function ownedRowLookup<T>(table: string, columns: string) {
-  return (db: Queryable, organizationId: string, id: string) =>
-    findOwnedRow<T>(db, table, columns, organizationId, id);
+export function ownedRowLookup<T>(table: string, columns: string): OwnedLookup<T> {
+  return (db, organizationId, id) => findOwnedRow<T>(db, table, columns, organizationId, id);
 }
 
 /** Which page of an organization's rows, newest first: up to `limit` rows older than the id `before`. */
@@ -67,31 +72,31 @@ export function organizationPageLookup<T>(table: string, columns: string) {
 }
 
 /**
- * The row of `table` (checks, batches, monitors: each has `organization_id`, `idempotency_key`,
- * `request_hash`, `created_at`) holding an Idempotency-Key, and whether it is older than `windowMs`.
+ * The Idempotency-Key statements of `table` (checks, batches, monitors: each has `organization_id`,
+ * `idempotency_key`, `request_hash`, `created_at`), read with `columns`: `findHolder`, the row holding a key
+ * and whether it is older than `windowMs`; `release`, which frees an expired key for reuse (unless another
+ * request freed it already).
  */
-export function idempotencyKeyHolderLookup<T>(table: string, columns: string) {
-  return (
-    db: Queryable,
-    organizationId: string,
-    idempotencyKey: string,
-    windowMs: number,
-  ): Promise<(T & { expired: boolean }) | undefined> =>
-    firstRow<T & { expired: boolean }>(
-      db,
-      `SELECT ${columns}, created_at < now() - $3 * interval '1 millisecond' AS expired
-         FROM ${table} WHERE organization_id = $1 AND idempotency_key = $2`,
-      [organizationId, idempotencyKey, windowMs],
-    );
-}
-
-/** Frees an expired Idempotency-Key of a row of `table` for reuse (unless another request freed it already). */
-export function idempotencyKeyRelease(table: string) {
-  return async (db: Queryable, id: string, idempotencyKey: string): Promise<void> => {
-    await db.query(`UPDATE ${table} SET idempotency_key = NULL WHERE id = $1 AND idempotency_key = $2`, [
-      id,
-      idempotencyKey,
-    ]);
+export function idempotencyKeyStatements<T>(table: string, columns: string) {
+  return {
+    findHolder: (
+      db: Queryable,
+      organizationId: string,
+      idempotencyKey: string,
+      windowMs: number,
+    ): Promise<(T & { expired: boolean }) | undefined> =>
+      firstRow<T & { expired: boolean }>(
+        db,
+        `SELECT ${columns}, created_at < now() - $3 * interval '1 millisecond' AS expired
+           FROM ${table} WHERE organization_id = $1 AND idempotency_key = $2`,
+        [organizationId, idempotencyKey, windowMs],
+      ),
+    release: async (db: Queryable, id: string, idempotencyKey: string): Promise<void> => {
+      await db.query(`UPDATE ${table} SET idempotency_key = NULL WHERE id = $1 AND idempotency_key = $2`, [
+        id,
+        idempotencyKey,
+      ]);
+    },
   };
 }
 

@@ -5,8 +5,7 @@
  */
 import {
   firstRow,
-  idempotencyKeyHolderLookup,
-  idempotencyKeyRelease,
+  idempotencyKeyStatements,
   organizationPageLookup,
   ownedRowLookup,
   type Queryable,
@@ -71,13 +70,14 @@ export async function insertMonitor(db: Queryable, monitor: NewMonitor, limit: n
   return rowCount === 1;
 }
 
+const idempotencyKeys = idempotencyKeyStatements<MonitorRow & { requestHash: string | null }>(
+  'monitors',
+  `${MONITOR_COLUMNS}, request_hash AS "requestHash"`,
+);
 /** The monitor holding an Idempotency-Key, and whether the key is older than `windowMs`. */
-export const findMonitorByIdempotencyKey = idempotencyKeyHolderLookup<
-  MonitorRow & { requestHash: string | null }
->('monitors', `${MONITOR_COLUMNS}, request_hash AS "requestHash"`);
-
+export const findMonitorByIdempotencyKey = idempotencyKeys.findHolder;
 /** Frees an expired Idempotency-Key for reuse (unless another request freed it already). */
-export const releaseMonitorIdempotencyKey = idempotencyKeyRelease('monitors');
+export const releaseMonitorIdempotencyKey = idempotencyKeys.release;
 
 /** A monitor of an organization (another organization's reads as absent). */
 export const findMonitor = ownedRowLookup<MonitorRow>('monitors', MONITOR_COLUMNS);
