@@ -61,7 +61,7 @@ export const batchSubmitRoute: FastifyPluginAsync<BatchSubmitRouteOptions> = asy
           }),
         },
       },
-      // Validation runs in the handler, after authentication (see writeGate).
+      // Validation runs in the handler, after authentication (see gatedWrite).
       ...gatedWrite(auth, limiter),
     },
     async (request, reply) => {

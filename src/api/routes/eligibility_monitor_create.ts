@@ -58,7 +58,7 @@ export const monitorCreateRoute: FastifyPluginAsync<MonitorCreateRouteOptions> =
           }),
         },
       },
-      // Validation runs in the handler, after authentication (see writeGate).
+      // Validation runs in the handler, after authentication (see gatedWrite).
       ...gatedWrite(auth, limiter),
     },
     async (request, reply) => {

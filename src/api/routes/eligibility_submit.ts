@@ -59,7 +59,7 @@ export const submitRoute: FastifyPluginAsync<KeyRouteOptions> = async (app, { au
           }),
         },
       },
-      // Validation runs in the handler, after authentication (see writeGate).
+      // Validation runs in the handler, after authentication (see gatedWrite).
       ...gatedWrite(auth, limiter),
     },
     async (request, reply) => {
