@@ -1,6 +1,6 @@
 /**
  * What every portal route shares: its dependencies, the signed-in session on the request, and small helpers
- * to answer with a page or a redirect and to read form fields.
+ * to answer with a page, a redirect or the 404 page. Reading form fields and query values is forms.ts.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -8,6 +8,7 @@ import type { PayerDirectory } from '../payers/directory.ts';
 import type { Db } from '../store/db.ts';
 import type { PortalSession } from '../tenancy/sessions.ts';
 import type { SecretBox } from '../webhooks/signing-secrets.ts';
+import { queryValue } from './forms.ts';
 import type { SafeHtml } from './html.ts';
 import { messagePage } from './layout.ts';
 import { noticeFor } from './notices.ts';
@@ -61,13 +62,7 @@ export function portalLink(deps: PortalDeps, path: string): { url: string; guess
  */
 export const IdParams = Type.Object({ id: Type.String() });
 
-/** Who may open a route: anyone, any signed-in user, or an organization owner. */
-export type Access = 'anonymous' | 'user' | 'owner';
-
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    access?: Access;
-  }
   interface FastifyRequest {
     portalSession?: PortalSession;
     /** The anonymous form token (sign-in forms, before there is a session). */
@@ -90,42 +85,10 @@ export function seeOther(reply: FastifyReply, path: string): FastifyReply {
   return reply.code(303).header('location', path).send();
 }
 
-type Form = Record<string, unknown>;
-
-/** The parsed form (@fastify/formbody); any other body, or none, reads as an empty form. */
-export function formBody(request: FastifyRequest): Form {
-  const b = request.body;
-  return b && typeof b === 'object' && !Array.isArray(b) ? { ...b } : {};
-}
-
-/** The first value of a field as a string ('' when absent). */
-export function formValue(form: Form, name: string): string {
-  const v = form[name];
-  const first = Array.isArray(v) ? v[0] : v;
-  return typeof first === 'string' ? first : '';
-}
-
-/** Every value of a repeated field (checkboxes). */
-export function formValues(form: Form, name: string): string[] {
-  const v = form[name];
-  return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
-}
-
-export function queryValue(request: FastifyRequest, name: string): string {
-  const q = request.query;
-  const v: unknown = q !== null && typeof q === 'object' ? Reflect.get(q, name) : undefined;
-  return typeof v === 'string' ? v : '';
-}
-
 /** The status line a redirect asked for (`?notice=key-created`), from the fixed table in notices.ts. */
 export function noticeOf(request: FastifyRequest): string | undefined {
   return noticeFor(queryValue(request, 'notice'));
 }
-
-/** Route options of the pages only an organization's owners may open. */
-export const ownerOnly = { config: { access: 'owner' as const } };
-/** The same, for a page about one thing by its id (`/settings/team/:id/...`). */
-export const ownerOnlyById = { ...ownerOnly, schema: { params: IdParams } };
 
 /** The 404 page: also what another organization's check, key or delivery looks like. */
 export function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -13,16 +13,10 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { declarePlugin } from '../api/plugin-meta.ts';
 import { findSession, purgeExpiredSessions } from '../tenancy/sessions.ts';
-import {
-  type Access,
-  formBody,
-  formValue,
-  notFound,
-  type PortalDeps,
-  seeOther,
-  sendPage,
-} from './context.ts';
+import type { Access } from './access.ts';
+import { notFound, type PortalDeps, seeOther, sendPage } from './context.ts';
 import { cookieNames, formTokenValid, tokensEqual } from './csrf.ts';
+import { formBody, formValue } from './forms.ts';
 import { html } from './html.ts';
 import { messagePage } from './layout.ts';
 import { acceptMultipartForms } from './multipart.ts';

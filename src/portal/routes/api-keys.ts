@@ -17,20 +17,10 @@ import {
   type Scope,
 } from '../../tenancy/api-keys.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
-import {
-  formBody,
-  formValue,
-  formValues,
-  notFound,
-  noticeOf,
-  ownerOnly,
-  ownerOnlyById,
-  type PortalDeps,
-  seeOther,
-  sendPage,
-  session,
-} from '../context.ts';
+import { ownerOnly, ownerOnlyById } from '../access.ts';
+import { notFound, noticeOf, type PortalDeps, seeOther, sendPage, session } from '../context.ts';
 import { timestamp } from '../format.ts';
+import { formBody, formValue, formValues } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { copyable, csrfField, errorSummary, messagePage, page, settingsPage, textField } from '../layout.ts';
 

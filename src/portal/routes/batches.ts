@@ -31,18 +31,8 @@ import { MAX_BATCH_CHECKS } from '../../contract/batch.ts';
 import { randomBase62, UUID_PATTERN } from '../../ids.ts';
 import { projectPath } from '../../paths.ts';
 import type { Db } from '../../store/db.ts';
-import {
-  formBody,
-  formValue,
-  IdParams,
-  notFound,
-  noticeOf,
-  type PortalDeps,
-  queryValue,
-  seeOther,
-  sendPage,
-  session,
-} from '../context.ts';
+import { IdParams, notFound, noticeOf, type PortalDeps, seeOther, sendPage, session } from '../context.ts';
+import { formBody, formValue, queryValue } from '../forms.ts';
 import { messagePage } from '../layout.ts';
 import { BATCHES, batchesPage, batchPage, reviewPage } from '../views/batches.ts';
 

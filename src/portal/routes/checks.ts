@@ -20,8 +20,9 @@ import {
 } from '../../checks/list.ts';
 import type { CheckStatus, VerdictStatus } from '../../contract/check-response.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
-import { IdParams, notFound, noticeOf, type PortalDeps, queryValue, sendPage, session } from '../context.ts';
+import { IdParams, notFound, noticeOf, type PortalDeps, sendPage, session } from '../context.ts';
 import { statusBadge, timestamp, x12Date } from '../format.ts';
+import { queryValue } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { page } from '../layout.ts';
 import { checkDetailPage } from '../views/check-detail.ts';

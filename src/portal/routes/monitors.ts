@@ -16,18 +16,8 @@ import {
   setMonitorStatus,
 } from '../../checks/monitors.ts';
 import type { FieldProblem } from '../../checks/request.ts';
-import {
-  formBody,
-  formValue,
-  IdParams,
-  notFound,
-  noticeOf,
-  type PortalDeps,
-  queryValue,
-  seeOther,
-  sendPage,
-  session,
-} from '../context.ts';
+import { IdParams, notFound, noticeOf, type PortalDeps, seeOther, sendPage, session } from '../context.ts';
+import { formBody, formValue, queryValue } from '../forms.ts';
 import { html } from '../html.ts';
 import { page } from '../layout.ts';
 import {

@@ -14,16 +14,9 @@ import {
   setTimeZone,
 } from '../../tenancy/organizations.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
-import {
-  formBody,
-  formValue,
-  noticeOf,
-  ownerOnly,
-  type PortalDeps,
-  seeOther,
-  sendPage,
-  session,
-} from '../context.ts';
+import { ownerOnly } from '../access.ts';
+import { noticeOf, type PortalDeps, seeOther, sendPage, session } from '../context.ts';
+import { formBody, formValue } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { csrfField, errorSummary, fieldId, settingsPage } from '../layout.ts';
 

@@ -13,16 +13,9 @@ import {
   setPasswordHash,
   type TokenPurpose,
 } from '../../tenancy/users.ts';
-import {
-  formBody,
-  formValue,
-  noticeOf,
-  type PortalDeps,
-  queryValue,
-  seeOther,
-  sendPage,
-} from '../context.ts';
+import { noticeOf, type PortalDeps, seeOther, sendPage } from '../context.ts';
 import { cookieNames, cookieOptions, issueFormToken } from '../csrf.ts';
+import { formBody, formValue, queryValue } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { csrfField, errorSummary, messagePage, page, textField } from '../layout.ts';
 import { LoginThrottle } from '../login-throttle.ts';

@@ -16,20 +16,10 @@ import {
   PortalUserError,
   type Role,
 } from '../../tenancy/users.ts';
-import {
-  formBody,
-  formValue,
-  notFound,
-  noticeOf,
-  ownerOnly,
-  ownerOnlyById,
-  type PortalDeps,
-  portalLink,
-  seeOther,
-  sendPage,
-  session,
-} from '../context.ts';
+import { ownerOnly, ownerOnlyById } from '../access.ts';
+import { notFound, noticeOf, type PortalDeps, portalLink, seeOther, sendPage, session } from '../context.ts';
 import { timestamp } from '../format.ts';
+import { formBody, formValue } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { copyable, csrfField, errorSummary, page, settingsPage, textField } from '../layout.ts';
 

@@ -20,20 +20,9 @@ import {
   setWebhookSecret,
   setWebhookUrl,
 } from '../../webhooks/settings.ts';
-import {
-  formBody,
-  formValue,
-  formValues,
-  notFound,
-  noticeOf,
-  ownerOnly,
-  ownerOnlyById,
-  type PortalDeps,
-  queryValue,
-  seeOther,
-  sendPage,
-  session,
-} from '../context.ts';
+import { ownerOnly, ownerOnlyById } from '../access.ts';
+import { notFound, noticeOf, type PortalDeps, seeOther, sendPage, session } from '../context.ts';
+import { formBody, formValue, formValues, queryValue } from '../forms.ts';
 import {
   type EventDetail,
   eventPage,
