@@ -1,14 +1,16 @@
 /** DELETE /api/eligibility/monitors/{id}: stop and forget a monitor (204); the checks it created stay. */
-import type { FastifyPluginAsync } from 'fastify';
-import type { Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { removeMonitor } from '../../checks/monitors.ts';
 import { notFound } from '../errors.ts';
 import { IdParams, type KeyRouteOptions, writeGate } from '../key-gates.ts';
 import { errorResponses } from '../openapi.ts';
 import { declarePlugin } from '../plugin-meta.ts';
 
-export const monitorDeleteRoute: FastifyPluginAsync<KeyRouteOptions> = async (app, { auth, limiter }) => {
-  app.delete<{ Params: Static<typeof IdParams> }>(
+export const monitorDeleteRoute: FastifyPluginAsyncTypebox<KeyRouteOptions> = async (
+  app,
+  { auth, limiter },
+) => {
+  app.delete(
     '/api/eligibility/monitors/:id',
     {
       schema: {
@@ -33,7 +35,7 @@ export const monitorDeleteRoute: FastifyPluginAsync<KeyRouteOptions> = async (ap
       if (!(await removeMonitor(app.db, request.auth!.organizationId, request.params.id))) {
         throw notFound('No monitor with this id.');
       }
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 };
