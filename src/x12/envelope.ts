@@ -3,7 +3,7 @@
  * envelope checks (SE01/GE01/IEA01 counts, ST02/SE02, GS06/GE02, ISA13/IEA02 control numbers). Real files
  * often carry a wrong SE01; every mismatch is a warning with its segment position, never a rejection.
  */
-import type { IssueLog } from './issues.ts';
+import type { IssueLog, X12IssueCode } from './issues.ts';
 import { error, warning } from './issues.ts';
 import type { X12Tokens } from './tokenizer.ts';
 
@@ -47,6 +47,30 @@ export function readEnvelope(t: X12Tokens, log: IssueLog): Envelope {
     st = -1;
   };
   const at = (i: number) => t.position(i);
+  /** ISA, GS, ST, GE and IEA cannot stand inside a transaction: one still open ends here, without its SE. */
+  const endOpenTransaction = (i: number, id: string) => {
+    if (st < 0) return;
+    log.add(warning('X12_MISSING_SE', undefined, at(i), id));
+    closeTransaction(i);
+  };
+  /**
+   * A trailer (SE, GE, IEA): element 1 against what was counted, element 2 against the control number in
+   * element `control` of its header (when there is one).
+   */
+  const checkTrailer = (
+    i: number,
+    id: 'SE' | 'GE' | 'IEA',
+    counted: number,
+    header: number,
+    control: number,
+    codes: { count: X12IssueCode; control: X12IssueCode },
+  ) => {
+    const said = t.value(i, 1);
+    if (Number(said) !== counted)
+      log.add(warning(codes.count, `${id}01 says ${said || 'nothing'}; counted ${counted}.`, at(i), id));
+    if (header >= 0 && t.value(i, 2) !== t.value(header, control))
+      log.add(warning(codes.control, undefined, at(i), id));
+  };
 
   for (let i = 0; i < t.segmentCount; i++) {
     const id = t.segmentId(i);
@@ -54,10 +78,7 @@ export function readEnvelope(t: X12Tokens, log: IssueLog): Envelope {
       continue;
     switch (id) {
       case 'ISA':
-        if (st >= 0) {
-          log.add(warning('X12_MISSING_SE', undefined, at(i), 'ISA'));
-          closeTransaction(i);
-        }
+        endOpenTransaction(i, 'ISA');
         if (gs >= 0) log.add(warning('X12_MISSING_GE', undefined, at(i), 'ISA'));
         if (isa >= 0 && i > 0) log.add(warning('X12_MISSING_IEA', undefined, at(i), 'ISA'));
         isa = i;
@@ -69,10 +90,7 @@ export function readEnvelope(t: X12Tokens, log: IssueLog): Envelope {
         ta1.push(i);
         break;
       case 'GS': {
-        if (st >= 0) {
-          log.add(warning('X12_MISSING_SE', undefined, at(i), 'GS'));
-          closeTransaction(i);
-        }
+        endOpenTransaction(i, 'GS');
         if (gs >= 0) log.add(warning('X12_MISSING_GE', undefined, at(i), 'GS'));
         gs = i;
         groups++;
@@ -84,10 +102,7 @@ export function readEnvelope(t: X12Tokens, log: IssueLog): Envelope {
         break;
       }
       case 'ST':
-        if (st >= 0) {
-          log.add(warning('X12_MISSING_SE', undefined, at(i), 'ST'));
-          closeTransaction(i);
-        }
+        endOpenTransaction(i, 'ST');
         st = i;
         inGroup++;
         // Once per group: a 271 belongs in an HB (eligibility response) functional group.
@@ -110,52 +125,28 @@ export function readEnvelope(t: X12Tokens, log: IssueLog): Envelope {
           log.add(warning('X12_OUTSIDE_TRANSACTION', 'SE without ST.', at(i), 'SE'));
           break;
         }
-        const counted = i - st + 1;
-        const said = t.value(i, 1);
-        if (Number(said) !== counted)
-          log.add(
-            warning('X12_SE01_MISMATCH', `SE01 says ${said || 'nothing'}; counted ${counted}.`, at(i), 'SE'),
-          );
-        if (t.value(i, 2) !== t.value(st, 2))
-          log.add(warning('X12_ST_SE_CONTROL_MISMATCH', undefined, at(i), 'SE'));
+        checkTrailer(i, 'SE', i - st + 1, st, 2, {
+          count: 'X12_SE01_MISMATCH',
+          control: 'X12_ST_SE_CONTROL_MISMATCH',
+        });
         closeTransaction(i);
         break;
       }
       case 'GE':
-        if (st >= 0) {
-          log.add(warning('X12_MISSING_SE', undefined, at(i), 'GE'));
-          closeTransaction(i);
-        }
-        if (Number(t.value(i, 1)) !== inGroup)
-          log.add(
-            warning(
-              'X12_GE01_MISMATCH',
-              `GE01 says ${t.value(i, 1) || 'nothing'}; counted ${inGroup}.`,
-              at(i),
-              'GE',
-            ),
-          );
-        if (gs >= 0 && t.value(i, 2) !== t.value(gs, 6))
-          log.add(warning('X12_GS_GE_CONTROL_MISMATCH', undefined, at(i), 'GE'));
+        endOpenTransaction(i, 'GE');
+        checkTrailer(i, 'GE', inGroup, gs, 6, {
+          count: 'X12_GE01_MISMATCH',
+          control: 'X12_GS_GE_CONTROL_MISMATCH',
+        });
         gs = -1;
         break;
       case 'IEA':
-        if (st >= 0) {
-          log.add(warning('X12_MISSING_SE', undefined, at(i), 'IEA'));
-          closeTransaction(i);
-        }
+        endOpenTransaction(i, 'IEA');
         if (gs >= 0) log.add(warning('X12_MISSING_GE', undefined, at(i), 'IEA'));
-        if (Number(t.value(i, 1)) !== groups)
-          log.add(
-            warning(
-              'X12_IEA01_MISMATCH',
-              `IEA01 says ${t.value(i, 1) || 'nothing'}; counted ${groups}.`,
-              at(i),
-              'IEA',
-            ),
-          );
-        if (isa >= 0 && t.value(i, 2) !== t.value(isa, 13))
-          log.add(warning('X12_ISA_IEA_CONTROL_MISMATCH', undefined, at(i), 'IEA'));
+        checkTrailer(i, 'IEA', groups, isa, 13, {
+          count: 'X12_IEA01_MISMATCH',
+          control: 'X12_ISA_IEA_CONTROL_MISMATCH',
+        });
         isa = -1;
         gs = -1;
         break;
