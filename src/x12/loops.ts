@@ -124,10 +124,10 @@ class TreeBuilder {
       const party = this.party;
       switch (id) {
         case 'HL': {
-          const level = hlLevel(t, i, end, this.byHlId, log);
+          const level = this.hlLevel(i, end);
           const hlId = t.value(i, 1);
           if (!hlId) log.add(warning('X12_HL_EMPTY_ID', undefined, t.position(i), 'HL'));
-          const parent = level ? hlParent(t, i, level, this.byHlId, this.last, log) : undefined;
+          const parent = level ? this.hlParent(i, level) : undefined;
           const node = this.open(level, i, parent);
           if (hlId) this.byHlId.set(hlId, node);
           break;
@@ -249,6 +249,56 @@ class TreeBuilder {
     return node;
   }
 
+  /** HL03 as a level; when unusable, the level of the NM1 that follows (or one below HL02's). */
+  private hlLevel(i: number, end: number): Level | undefined {
+    const { t, byHlId, log } = this;
+    const level = LEVEL_BY_CODE[t.value(i, 3)];
+    if (level) return level;
+    let inferred: Level | undefined;
+    for (let j = i + 1; j < end && j < i + 8; j++) {
+      const id = t.segmentId(j);
+      if (id === 'HL') break;
+      if (id !== 'NM1') continue;
+      const entity = t.upperValue(j, 1);
+      inferred =
+        entity === 'IL'
+          ? 'C'
+          : entity === '03'
+            ? 'D'
+            : entity === '1P' || entity === 'FA' || entity === '80'
+              ? 'B'
+              : SOURCE_ENTITIES.has(entity)
+                ? 'A'
+                : undefined;
+      break;
+    }
+    if (!inferred) {
+      const parentLevel = byHlId.get(t.value(i, 2))?.level;
+      inferred =
+        parentLevel === 'A' ? 'B' : parentLevel === 'B' ? 'C' : parentLevel === 'C' ? 'D' : undefined;
+    }
+    log.add(
+      warning(
+        'X12_HL_LEVEL_INFERRED',
+        inferred ? `Read as level ${inferred}.` : 'Its segments are not attributed to anyone.',
+        t.position(i),
+        'HL',
+      ),
+    );
+    return inferred;
+  }
+
+  /** HL02's loop when it is of the level above; otherwise the latest loop of that level. */
+  private hlParent(i: number, level: Level): PartyLoop | undefined {
+    const { t, byHlId, last, log } = this;
+    const expected = PARENT[level];
+    if (!expected) return undefined;
+    const named = byHlId.get(t.value(i, 2));
+    if (named?.level === expected) return named;
+    log.add(warning('X12_HL_PARENT', `Placed under the latest level ${expected} loop.`, t.position(i), 'HL'));
+    return last[expected];
+  }
+
   private ignore(i: number, where: X12Loop, id: string): void {
     where.ignored.push(i);
     const at = this.t.position(i);
@@ -263,66 +313,6 @@ class TreeBuilder {
     this.name = created;
     return created;
   }
-}
-
-/** HL03 as a level; when unusable, the level of the NM1 that follows (or one below HL02's). */
-function hlLevel(
-  t: X12Tokens,
-  i: number,
-  end: number,
-  byHlId: Map<string, PartyLoop>,
-  log: IssueLog,
-): Level | undefined {
-  const level = LEVEL_BY_CODE[t.value(i, 3)];
-  if (level) return level;
-  let inferred: Level | undefined;
-  for (let j = i + 1; j < end && j < i + 8; j++) {
-    const id = t.segmentId(j);
-    if (id === 'HL') break;
-    if (id !== 'NM1') continue;
-    const entity = t.upperValue(j, 1);
-    inferred =
-      entity === 'IL'
-        ? 'C'
-        : entity === '03'
-          ? 'D'
-          : entity === '1P' || entity === 'FA' || entity === '80'
-            ? 'B'
-            : SOURCE_ENTITIES.has(entity)
-              ? 'A'
-              : undefined;
-    break;
-  }
-  if (!inferred) {
-    const parentLevel = byHlId.get(t.value(i, 2))?.level;
-    inferred = parentLevel === 'A' ? 'B' : parentLevel === 'B' ? 'C' : parentLevel === 'C' ? 'D' : undefined;
-  }
-  log.add(
-    warning(
-      'X12_HL_LEVEL_INFERRED',
-      inferred ? `Read as level ${inferred}.` : 'Its segments are not attributed to anyone.',
-      t.position(i),
-      'HL',
-    ),
-  );
-  return inferred;
-}
-
-/** HL02's loop when it is of the level above; otherwise the latest loop of that level. */
-function hlParent(
-  t: X12Tokens,
-  i: number,
-  level: Level,
-  byHlId: Map<string, PartyLoop>,
-  last: Latest,
-  log: IssueLog,
-): PartyLoop | undefined {
-  const expected = PARENT[level];
-  if (!expected) return undefined;
-  const named = byHlId.get(t.value(i, 2));
-  if (named?.level === expected) return named;
-  log.add(warning('X12_HL_PARENT', `Placed under the latest level ${expected} loop.`, t.position(i), 'HL'));
-  return last[expected];
 }
 
 /** Without HL segments: IL is the subscriber, 03 a dependent, the first other NM1 the source, the next the receiver. */
