@@ -3,7 +3,8 @@
  * Healthcare/Stedi `benefitsInformation` object. Values are strings as sent (trimmed); code elements are
  * upper-cased and named from codes.ts. Only elements that are present become properties.
  */
-import type { Address, BenefitsInformation } from '../contract/check-response.ts';
+import type { BenefitsInformation } from '../contract/check-response.ts';
+import { readAddress } from './address.ts';
 import {
   codeName,
   EB01_BENEFIT_CODES,
@@ -383,42 +384,4 @@ function readRelated(t: X12Tokens, related: X12Loop): Related | undefined {
 
 export function entityType(code: string): string | undefined {
   return code === '1' ? 'Person' : code === '2' ? 'Non-Person Entity' : undefined;
-}
-
-/**
- * The address in a loop's N3/N4 segments (a 2100 name loop or a 2120 related entity); undefined when they
- * carry nothing. `subdivision` reads N4-07 (the 2100 loops' JSON has it, related entities' has not).
- */
-export function readAddress(
-  t: X12Tokens,
-  loop: X12Loop | undefined,
-  options: { subdivision: boolean },
-): Address | undefined {
-  if (loop === undefined) return undefined;
-  let address: Address | undefined;
-  for (const i of loop.segments) {
-    const id = t.segmentId(i);
-    if (id === 'N3') {
-      address ??= {};
-      const line1 = t.value(i, 1);
-      if (line1) address.address1 = line1;
-      const line2 = t.value(i, 2);
-      if (line2) address.address2 = line2;
-    } else if (id === 'N4') {
-      address ??= {};
-      const city = t.value(i, 1);
-      if (city) address.city = city;
-      const state = t.value(i, 2);
-      if (state) address.state = state;
-      const postalCode = t.value(i, 3);
-      if (postalCode) address.postalCode = postalCode;
-      const countryCode = t.value(i, 4);
-      if (countryCode) address.countryCode = countryCode;
-      if (options.subdivision) {
-        const subdivision = t.value(i, 7);
-        if (subdivision) address.countrySubDivisionCode = subdivision;
-      }
-    }
-  }
-  return address && Object.keys(address).length ? address : undefined;
 }
