@@ -8,6 +8,7 @@ import type { CheckStatus, EligibilityCheckResponse, VerdictStatus } from '../co
 import { UUID_PATTERN } from '../ids.ts';
 import { type CheckSearchTerm, findCheck, selectCheckPage } from '../store/checks.ts';
 import type { OwnedLookup, Queryable } from '../store/db.ts';
+import { scheduleZone, startOfDay, utcDate8 } from './monitor-schedule.ts';
 
 export interface CheckSummary {
   id: string;
@@ -38,12 +39,30 @@ export interface CheckFilter {
    */
   search?: string;
   tradingPartnerServiceId?: string;
-  /** Inclusive ISO dates (YYYY-MM-DD) on the creation time, UTC. */
+  /**
+   * Inclusive ISO dates (YYYY-MM-DD) of the creation time, as days in `timeZone`: a check made at 21:00 in
+   * Chicago is on that day there, not on the next (its UTC date).
+   */
   from?: string;
   to?: string;
+  /** An IANA zone for `from` and `to`; UTC when absent or not one this runtime knows. */
+  timeZone?: string | null;
   /** Keyset cursor: the id of the last check of the previous page. */
   before?: string;
   limit?: number;
+}
+
+/** YYYYMMDD of an ISO date (YYYY-MM-DD) that is a real day, else undefined. */
+function isoDate8(date: string | undefined): string | undefined {
+  if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return undefined;
+  const t = new Date(`${date}T00:00:00Z`);
+  return Number.isNaN(t.getTime()) || t.toISOString().slice(0, 10) !== date ? undefined : utcDate8(t);
+}
+
+/** The day after YYYYMMDD. */
+function nextDate8(date: string): string {
+  const day = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(4, 6)) - 1, Number(date.slice(6, 8)));
+  return utcDate8(new Date(day + 86_400_000));
 }
 
 export async function listChecks(
@@ -52,14 +71,16 @@ export async function listChecks(
   filter: CheckFilter = {},
 ): Promise<{ checks: CheckSummary[]; next?: string }> {
   const limit = Math.min(Math.max(filter.limit ?? 25, 1), 100);
-  const isoDate = (d: string | undefined) => (d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : undefined);
+  const zone = scheduleZone(filter.timeZone);
+  const from = isoDate8(filter.from);
+  const to = isoDate8(filter.to);
   const rows = await selectCheckPage(db, organizationId, {
     status: filter.status,
     verdict: filter.verdict && VERDICT_STATUSES.includes(filter.verdict) ? filter.verdict : undefined,
     search: searchTerms(filter.search ?? ''),
     tradingPartnerServiceId: filter.tradingPartnerServiceId,
-    from: isoDate(filter.from),
-    to: isoDate(filter.to),
+    createdFrom: from ? startOfDay(from, zone) : undefined,
+    createdBefore: to ? startOfDay(nextDate8(to), zone) : undefined,
     before: filter.before && UUID_PATTERN.test(filter.before) ? filter.before : undefined,
     limit: limit + 1,
   });

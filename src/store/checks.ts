@@ -120,9 +120,10 @@ export interface CheckPageQuery {
   status?: string;
   verdict?: string;
   tradingPartnerServiceId?: string;
-  /** Inclusive ISO dates (YYYY-MM-DD) on the creation time, UTC. */
-  from?: string;
-  to?: string;
+  /** Checks created at or after this instant. */
+  createdFrom?: Date;
+  /** Checks created before this instant. */
+  createdBefore?: Date;
   /** Every term must match (see CheckSearchTerm). PHI: parameters only, never in the SQL text or a log. */
   search?: CheckSearchTerm[];
   /** Keyset cursor: only checks with a smaller id. */
@@ -153,8 +154,8 @@ export async function selectCheckPage(
   if (query.status) add('status = ?', query.status);
   if (query.verdict) add('verdict = ?', query.verdict);
   if (query.tradingPartnerServiceId) add('trading_partner_service_id = ?', query.tradingPartnerServiceId);
-  if (query.from) add('created_at >= ?::date', query.from);
-  if (query.to) add('created_at < ?::date + 1', query.to);
+  if (query.createdFrom) add('created_at >= ?', query.createdFrom);
+  if (query.createdBefore) add('created_at < ?', query.createdBefore);
   for (const term of query.search ?? []) {
     const prefix = param(`${likeLiteral(term.text)}%`);
     const inside = param(`%${likeLiteral(term.text.replaceAll('-', ''))}%`);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { submitCheck } from '../../src/checks/submit.ts';
 import { createPortalUser, issuePasswordResetLink } from '../../src/portal/index.ts';
-import { createOrganization } from '../../src/tenancy/organizations.ts';
+import { createOrganization, setTimeZone } from '../../src/tenancy/organizations.ts';
 import { member } from '../helpers/members.ts';
 import {
   type PortalClient,
@@ -20,6 +20,7 @@ import {
 let h: PortalHarness;
 let owner: PortalClient;
 let stranger: PortalClient;
+let otherOrganizationId: string;
 const ids: Record<string, string> = {};
 /** Every search string a test sends, to grep the logs for at the end. */
 const searched: string[] = [];
@@ -58,6 +59,7 @@ before(async () => {
 
   const db = h.service.store.db;
   const other = await createOrganization(db, 'Other Clinic');
+  otherOrganizationId = other.id;
   await createPortalUser(db, { organizationId: other.id, email: 'owner@other.example', role: 'owner' });
   const link = await issuePasswordResetLink(db, h.service.keys.tokenKey, 'owner@other.example');
   stranger = await signInWithLink(h.url, link.loginPath, 'other clinic passphrase');
@@ -161,6 +163,38 @@ test('search results page newest first, and the next page keeps the search', asy
   const second = await owner.get(older.replace(/&amp;/g, '&'));
   assert.equal(listed(second.text).length, 1);
   assert.match(second.text, /••••0000/);
+});
+
+test("the date filter reads days in the organization's time zone, else the browser's, else UTC", async () => {
+  // 03:00 UTC on 1 May is still 30 April (22:00) in Chicago.
+  await h.service.store.db.query('UPDATE checks SET created_at = $1 WHERE id = $2', [
+    '2026-05-01T03:00:00Z',
+    ids.otherJohnson,
+  ]);
+  const on = async (day: string, extra = '') =>
+    listed((await stranger.get(`/portal/checks?from=${day}&to=${day}${extra}`)).text);
+
+  // No zone anywhere: UTC days.
+  assert.deepEqual(await on('2026-05-01'), [ids.otherJohnson]);
+  assert.deepEqual(await on('2026-04-30'), []);
+  // The browser's zone, which portal.js puts in the form when the organization has none.
+  const form = (await stranger.get('/portal/checks')).text;
+  assert.match(form, /<input type="hidden" name="tz" value="" data-browser-zone>/);
+  assert.deepEqual(await on('2026-04-30', '&tz=America/Chicago'), [ids.otherJohnson]);
+  assert.deepEqual(await on('2026-05-01', '&tz=America/Chicago'), []);
+  assert.deepEqual(await on('2026-05-01', '&tz=Not/AZone'), [ids.otherJohnson], 'an unknown zone is UTC');
+  // The organization's zone wins over the browser's.
+  await setTimeZone(h.service.store.db, otherOrganizationId, 'America/Chicago');
+  try {
+    assert.deepEqual(await on('2026-04-30', '&tz=Asia/Tokyo'), [ids.otherJohnson]);
+    assert.deepEqual(await on('2026-05-01'), []);
+  } finally {
+    await setTimeZone(h.service.store.db, otherOrganizationId, null);
+  }
+  // A day that does not exist is ignored, never a server error.
+  const impossible = await stranger.get('/portal/checks?from=2026-02-30');
+  assert.equal(impossible.status, 200);
+  assert.equal(listed(impossible.text).length, 2);
 });
 
 test('no search term reaches a log line', async () => {

@@ -54,8 +54,16 @@ function localizeTimes() {
   }
 }
 
+/** The checks filter's dates are days in the organization's zone, else in this browser's: say which. */
+function fillBrowserZone() {
+  if (document.body.dataset.timeZone) return;
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  for (const input of document.querySelectorAll('input[data-browser-zone]')) input.value = zone;
+}
+
 document.addEventListener('DOMContentLoaded', () => {
   localizeTimes();
+  fillBrowserZone();
   for (const button of document.querySelectorAll('button[data-copy]')) {
     button.hidden = false;
     button.addEventListener('click', () => copyValue(button.dataset.copy));

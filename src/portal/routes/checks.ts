@@ -18,6 +18,7 @@ import {
   listChecks,
   VERDICT_STATUSES,
 } from '../../checks/list.ts';
+import { scheduleZone } from '../../checks/monitor-schedule.ts';
 import type { CheckStatus, VerdictStatus } from '../../contract/check-response.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { IdParams, notFound, noticeOf, type PortalDeps, sendPage, session } from '../context.ts';
@@ -51,6 +52,13 @@ interface Filters {
   payer: string;
   from: string;
   to: string;
+  /** The browser's zone, sent by portal.js when the organization has none: the days of `from` and `to`. */
+  tz: string;
+}
+
+/** An IANA zone name this runtime knows, else '' (the form's hidden field is the browser's to fill). */
+function browserZone(zone: string): string {
+  return /^[A-Za-z0-9_+\-/]{1,64}$/.test(zone) && scheduleZone(zone) === zone ? zone : '';
 }
 
 function readFilters(q: (name: string) => string): Filters {
@@ -65,6 +73,7 @@ function readFilters(q: (name: string) => string): Filters {
     payer: /^[A-Za-z0-9._-]{1,50}$/.test(payer) ? payer : '',
     from: date(q('from')),
     to: date(q('to')),
+    tz: browserZone(q('tz')),
   };
 }
 
@@ -76,6 +85,7 @@ function query(f: Filters, before?: string): string {
   if (f.payer) params.set('payer', f.payer);
   if (f.from) params.set('from', f.from);
   if (f.to) params.set('to', f.to);
+  if (f.tz && (f.from || f.to)) params.set('tz', f.tz);
   if (before) params.set('before', before);
   const text = params.toString();
   return text ? `?${text}` : '';
@@ -95,6 +105,7 @@ function filterForm(f: Filters): SafeHtml {
   <div class="field"><label for="f-payer">Payer id</label><input id="f-payer" name="payer" value="${f.payer}" placeholder="SANDBOX" autocomplete="off"></div>
   <div class="field"><label for="f-from">From</label><input id="f-from" name="from" type="date" value="${f.from}"></div>
   <div class="field"><label for="f-to">To</label><input id="f-to" name="to" type="date" value="${f.to}"></div>
+  <input type="hidden" name="tz" value="${f.tz}" data-browser-zone>
   <div class="field buttons"><button type="submit" class="secondary">Search</button> <a href="/portal/checks">Clear</a></div>
 </form>`;
 }
@@ -171,6 +182,8 @@ export const checkRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal,
     if (f.payer) filter.tradingPartnerServiceId = f.payer;
     if (f.from) filter.from = f.from;
     if (f.to) filter.to = f.to;
+    // The days are the organization's, as its times are shown; else the browser's (see readFilters).
+    filter.timeZone = s.organizationTimeZone ?? (f.tz || null);
     if (before) filter.before = before;
     const result = await listChecks(deps.db, s.user.organizationId, filter);
     return sendPage(reply, listPage(s, f, result, Boolean(before), noticeOf(request)));
