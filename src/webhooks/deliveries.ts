@@ -95,6 +95,9 @@ export async function resendWebhookEvent(
   return due;
 }
 
+/** The warning that marks the portal's test event as one (docs/warnings.md). */
+export const TEST_EVENT_WARNING_CODE = 'TEST_EVENT';
+
 /** A test event: a body shaped like a completed check, clearly marked, queued for delivery now. */
 export async function queueTestEvent(
   db: Queryable,
@@ -110,7 +113,7 @@ export async function queueTestEvent(
     benefits: [],
     warnings: [
       {
-        code: 'TEST_EVENT',
+        code: TEST_EVENT_WARNING_CODE,
         description: 'This is a test event sent from the provider portal; it belongs to no check.',
       },
     ],
