@@ -32,6 +32,17 @@ async function shot(name: string, fullPage = true): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
 }
 
+/**
+ * A screenshot the README shows: to test-results/screenshots/, and with UPDATE_DOC_IMAGES=1 also to
+ * docs/images/ (as check-page.test.ts does), so a plain test run leaves the tree clean.
+ */
+async function docShot(name: string, fullPage = false): Promise<void> {
+  await shot(name, fullPage);
+  if (process.env.UPDATE_DOC_IMAGES === '1') {
+    await page.screenshot({ path: join('docs', 'images', `${name}.png`), fullPage });
+  }
+}
+
 async function api(key: string): Promise<number> {
   const res = await fetch(`${h.url}/api/eligibility`, {
     method: 'POST',
@@ -303,7 +314,7 @@ test('find a patient: search by name, date of birth or member id, filter by verd
     await page.getByRole('searchbox', { name: 'Patient' }).inputValue(),
     `${jane.lastName.toLowerCase()}, ${jane.firstName}`,
   );
-  await page.screenshot({ path: join('docs', 'images', 'portal-checks-search.png') });
+  await docShot('portal-checks-search');
   await page.getByRole('searchbox', { name: 'Patient' }).fill('1980-01-15');
   await page.getByLabel('Verdict').selectOption('');
   await page.getByRole('button', { name: 'Search' }).click();
@@ -323,7 +334,7 @@ test('print view: a clean page that prints on one sheet, and a PDF download', as
   assert.match((await verdict.textContent()) ?? '', /^ACTIVE Coverage active: Sandbox PPO Gold, in network$/);
   assert.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0, 'no site navigation');
   assert.equal(await page.getByRole('button', { name: 'Print' }).isVisible(), true, 'the script shows Print');
-  await page.screenshot({ path: join('docs', 'images', 'portal-print-view.png'), fullPage: true });
+  await docShot('portal-print-view', true);
   await page.emulateMedia({ media: 'print' });
   assert.equal(
     await page.getByRole('link', { name: 'Download PDF' }).isVisible(),
