@@ -11,7 +11,7 @@ import { AAA03_REJECT_REASONS, AAA04_FOLLOW_UP_ACTIONS, codeName, SPEC_AAA_ERROR
 import { dateKey, planDates } from './dates.ts';
 import { type IssueLog, warning } from './issues.ts';
 import type { AaaRef, PartyLoop, Transaction271Tree, X12Loop } from './loops.ts';
-import { findRef, readDependent, readPayer, readPerson, readProvider } from './people.ts';
+import { readDependent, readPayer, readPerson, readProvider, readRefs } from './people.ts';
 import { readPlan } from './plan.ts';
 import { SuspectBenefitRows } from './snip.ts';
 import type { SubscriberChoice } from './subscriber-choice.ts';
@@ -78,12 +78,14 @@ export function readEligibility(
   }
 
   const subscriberInfo = readPerson(t, subscriber?.name);
-  const subscriberGroup = groupNumber(t, subscriber?.name);
+  const subscriberRefs = readRefs(t, subscriber?.name);
+  // REF*6P, else REF*1L (4010 payers send the group or policy number there).
+  const subscriberGroup = subscriberRefs.group ?? subscriberRefs.policy;
   if (subscriberGroup) subscriberInfo.groupNumber = subscriberGroup;
   // A dependent patient's own 2100D REF wins over the subscriber's 2100C one, qualifier by qualifier.
-  const ownName = patient === subscriber ? undefined : patient?.name;
-  const group = groupNumber(t, ownName) ?? subscriberGroup;
-  const planNumber = findRef(t, ownName, '18') ?? findRef(t, subscriber?.name, '18');
+  const ownRefs = readRefs(t, patient === subscriber ? undefined : patient?.name);
+  const group = ownRefs.group ?? ownRefs.policy ?? subscriberGroup;
+  const planNumber = ownRefs.plan ?? subscriberRefs.plan;
   const planInformation: NonNullable<Eligibility271['planInformation']> = {};
   if (plan.planRow?.planCoverage) planInformation.planName = plan.planRow.planCoverage;
   if (plan.planRow?.insuranceTypeCode) planInformation.insuranceTypeCode = plan.planRow.insuranceTypeCode;
@@ -169,11 +171,6 @@ function aaaError(t: X12Tokens, ref: AaaRef): EligibilityCheckError {
   if (followupAction) error.followupAction = followupAction;
   error.location = ref.loop === 'header' ? 'Header' : `Loop ${ref.loop.replace('2000', '2100')}`;
   return error;
-}
-
-/** REF*6P, else REF*1L (4010 payers send the group or policy number there). */
-function groupNumber(t: X12Tokens, name: X12Loop | undefined): string | undefined {
-  return findRef(t, name, '6P') ?? findRef(t, name, '1L');
 }
 
 function loopDates(t: X12Tokens, name: X12Loop | undefined): Record<string, string> {

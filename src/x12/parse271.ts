@@ -68,6 +68,8 @@ export function* parse271Each(text: string): Generator<Parsed271Outcome, void, u
     return;
   }
   const shared = log.finish();
+  // The interchange's issues open every transaction's list: their warnings are worded once, not per answer.
+  const sharedWarnings = clientWarnings(shared, 0, []);
   for (const span of responses) {
     yield guarded(() => {
       const own = new IssueLog();
@@ -75,7 +77,7 @@ export function* parse271Each(text: string): Generator<Parsed271Outcome, void, u
       const tree = buildTree(tokens, span, own);
       validate271(tokens, span, tree, own);
       const body = readEligibility(tokens, tree, chooseSubscriber(tokens, tree, own), own);
-      return { kind: '271' as const, result: finish(body, own) };
+      return { kind: '271' as const, result: finish(body, own, shared, sharedWarnings) };
     });
   }
 }
@@ -168,20 +170,51 @@ function rejectedOrThrow(t: X12Tokens, envelope: Envelope, log: IssueLog): Parse
   throw new X12Error('No 271 transaction in the interchange', log.finish());
 }
 
-function finish(body: Omit<Eligibility271, 'warnings' | 'issues'>, log: IssueLog): Eligibility271 {
+/**
+ * `shared` (with `sharedWarnings`, its client warnings) are issues the log was opened with: when the log's
+ * list still begins with them, their warnings are copied instead of worded again.
+ */
+function finish(
+  body: Omit<Eligibility271, 'warnings' | 'issues'>,
+  log: IssueLog,
+  shared: readonly X12Issue[] = [],
+  sharedWarnings: Eligibility271['warnings'] = [],
+): Eligibility271 {
   const issues = log.finish();
+  let from = 0;
   const warnings: Eligibility271['warnings'] = [];
-  for (const i of issues) {
-    if (!CLIENT_WARNING_CODES.has(i.code)) continue;
-    // A truncated file is an error issue; the client still hears of it.
-    const where = i.severity === 'warning' && i.position ? ` (segment ${i.position})` : '';
-    warnings.push({ code: i.code, description: `${i.message}${where}` });
+  if (startsWith(issues, shared)) {
+    from = shared.length;
+    for (const w of sharedWarnings) warnings.push({ code: w.code, description: w.description });
   }
+  clientWarnings(issues, from, warnings);
   // Two properties added to the body instead of a spread copy: this runs once per transaction of a batch.
   const result = body as Eligibility271;
   result.warnings = warnings;
   result.issues = issues;
   return result;
+}
+
+function startsWith(issues: readonly X12Issue[], head: readonly X12Issue[]): boolean {
+  if (head.length === 0 || issues.length < head.length) return false;
+  for (let k = 0; k < head.length; k++) if (issues[k] !== head[k]) return false;
+  return true;
+}
+
+/** The warnings the client hears of among issues[from…], appended to `into`. */
+function clientWarnings(
+  issues: readonly X12Issue[],
+  from: number,
+  into: Eligibility271['warnings'],
+): Eligibility271['warnings'] {
+  for (let k = from; k < issues.length; k++) {
+    const i = issues[k]!;
+    if (!CLIENT_WARNING_CODES.has(i.code)) continue;
+    // A truncated file is an error issue; the client still hears of it.
+    const where = i.severity === 'warning' && i.position ? ` (segment ${i.position})` : '';
+    into.push({ code: i.code, description: `${i.message}${where}` });
+  }
+  return into;
 }
 
 function rawLoop(t: X12Tokens, loop: X12Loop | PartyLoop): RawLoop {

@@ -102,10 +102,43 @@ export function readDependent(t: X12Tokens, name: X12Loop | undefined): Response
   return person;
 }
 
-/** REF02 of the first REF with this qualifier in the loop. */
-export function findRef(t: X12Tokens, name: X12Loop | undefined, qualifier: string): string | undefined {
-  for (const i of name?.segments ?? []) {
-    if (t.segmentId(i) === 'REF' && t.upperValue(i, 1) === qualifier) return t.value(i, 2) || undefined;
+/** REF02 of a loop's first REF of each qualifier read: undefined when there is none or it is empty. */
+export interface LoopRefs {
+  /** REF*6P, the group number. */
+  group: string | undefined;
+  /** REF*1L, where 4010 payers send the group or policy number. */
+  policy: string | undefined;
+  /** REF*18, the plan number. */
+  plan: string | undefined;
+}
+
+const NO_REFS: LoopRefs = Object.freeze({ group: undefined, policy: undefined, plan: undefined });
+
+/**
+ * The loop's REF*6P, REF*1L and REF*18 (the first of each, as a search for that qualifier finds it) in one
+ * walk over its segments: a walk per qualifier read the subscriber's loop three times per transaction.
+ */
+export function readRefs(t: X12Tokens, name: X12Loop | undefined): LoopRefs {
+  if (name === undefined) return NO_REFS;
+  let group: string | undefined;
+  let policy: string | undefined;
+  let plan: string | undefined;
+  let seenGroup = false;
+  let seenPolicy = false;
+  let seenPlan = false;
+  for (const i of name.segments) {
+    if (t.segmentId(i) !== 'REF') continue;
+    const qualifier = t.upperValue(i, 1);
+    if (qualifier === '6P' && !seenGroup) {
+      seenGroup = true;
+      group = t.value(i, 2) || undefined;
+    } else if (qualifier === '1L' && !seenPolicy) {
+      seenPolicy = true;
+      policy = t.value(i, 2) || undefined;
+    } else if (qualifier === '18' && !seenPlan) {
+      seenPlan = true;
+      plan = t.value(i, 2) || undefined;
+    }
   }
-  return undefined;
+  return { group, policy, plan };
 }
