@@ -53,6 +53,17 @@ export interface Transaction271Tree {
 type Latest = Record<Level, PartyLoop | undefined>;
 
 const LEVEL_BY_CODE: Record<string, Level> = { '20': 'A', '21': 'B', '22': 'C', '23': 'D' };
+/**
+ * Loop ids by level, so that no id string is made per loop (a batch opens several loops per transaction);
+ * the template stays as the fallback, so an id reads exactly as it always did.
+ */
+const PARTY_IDS: Record<Level, string> = { A: '2000A', B: '2000B', C: '2000C', D: '2000D' };
+const NAME_IDS: Record<Level, string> = { A: '2100A', B: '2100B', C: '2100C', D: '2100D' };
+const RELATED_IDS: Readonly<Record<string, string>> = {
+  '2110C': '2120C',
+  '2110D': '2120D',
+  '2110?': '2120?',
+};
 const PARENT: Record<Level, Level | undefined> = { A: undefined, B: 'A', C: 'B', D: 'C' };
 const DEEPER: Record<Level, Level[]> = { A: ['B', 'C', 'D'], B: ['C', 'D'], C: ['D'], D: [] };
 /** 2100 segments (any level) besides NM1 and AAA. */
@@ -200,7 +211,7 @@ class TreeBuilder {
   /** A segment after an EB, before the next EB or HL: the 2110's own, an LS/LE pair, or not allowed. */
   private benefitSegment(i: number, id: string, benefit: X12Loop): void {
     if (id === 'LS') {
-      this.related = loop(benefit.id.replace('2110', '2120'), i);
+      this.related = loop(RELATED_IDS[benefit.id] ?? benefit.id.replace('2110', '2120'), i);
       benefit.children.push(this.related);
     } else if (id === 'LE') {
       this.log.add(warning('X12_LE_WITHOUT_LS', undefined, this.t.position(i), 'LE'));
@@ -221,7 +232,7 @@ class TreeBuilder {
     parent: PartyLoop | undefined,
   ): PartyLoop {
     const node: PartyLoop = {
-      id: level ? `2000${level}` : '2000?',
+      id: level ? (PARTY_IDS[level] ?? `2000${level}`) : '2000?',
       segments: first === undefined ? [] : [first],
       children: [],
       ignored: [],
@@ -252,7 +263,19 @@ class TreeBuilder {
   /** HL03 as a level; when unusable, the level of the NM1 that follows (or one below HL02's). */
   private hlLevel(i: number, end: number): Level | undefined {
     const { t, byHlId, log } = this;
-    const level = LEVEL_BY_CODE[t.value(i, 3)];
+    // HL03 read as a code first: the usual 20–23 are interned strings (no string made per HL); anything
+    // else is looked up as before.
+    const code = t.code(i, 3);
+    const level =
+      code === '22'
+        ? 'C'
+        : code === '23'
+          ? 'D'
+          : code === '20'
+            ? 'A'
+            : code === '21'
+              ? 'B'
+              : LEVEL_BY_CODE[t.value(i, 3)];
     if (level) return level;
     let inferred: Level | undefined;
     for (let j = i + 1; j < end && j < i + 8; j++) {
@@ -307,7 +330,7 @@ class TreeBuilder {
   }
 
   private nameLoop(p: PartyLoop, first?: number): X12Loop {
-    const created = loop(p.level ? `2100${p.level}` : '2100?', first);
+    const created = loop(p.level ? (NAME_IDS[p.level] ?? `2100${p.level}`) : '2100?', first);
     p.name = created;
     p.children.push(created);
     this.name = created;
