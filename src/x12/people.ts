@@ -4,7 +4,7 @@
  * assign properties by name, in the order the objects always had, and only when non-empty.
  */
 import type { Provider, ResponseDependent, ResponseSubscriber } from '../contract/check-response.ts';
-import { copyElements, readAddress } from './address.ts';
+import { copyElements, elementFields, readAddress } from './address.ts';
 import { ENTITIES, entityType } from './benefits-information.ts';
 import { codeName, INS02_RELATIONSHIP_CODES } from './codes.ts';
 import type { X12Loop } from './loops.ts';
@@ -41,9 +41,9 @@ function readEntityNames(
 }
 
 /** NM1-03 to NM1-05 of a person (a provider's NM1 stops at the first name). */
-const NAME_FIELDS = { 3: 'lastName', 4: 'firstName', 5: 'middleName' } as const;
-const PERSON_NAME_FIELDS = { 3: 'lastName', 4: 'firstName' } as const;
-const ORGANIZATION_NAME_FIELDS = { 3: 'organizationName' } as const;
+const NAME_FIELDS = elementFields({ 3: 'lastName', 4: 'firstName', 5: 'middleName' } as const);
+const PERSON_NAME_FIELDS = elementFields({ 3: 'lastName', 4: 'firstName' } as const);
+const ORGANIZATION_NAME_FIELDS = elementFields({ 3: 'organizationName' } as const);
 
 export function readProvider(t: X12Tokens, name: X12Loop | undefined): Provider | undefined {
   const i = nm1(t, name);
