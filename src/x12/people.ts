@@ -4,7 +4,7 @@
  * assign properties by name, in the order the objects always had, and only when non-empty.
  */
 import type { Provider, ResponseDependent, ResponseSubscriber } from '../contract/check-response.ts';
-import { copyElements, elementFields, readAddress } from './address.ts';
+import { readAddress, setIfPresent } from './address.ts';
 import { ENTITIES, entityType } from './benefits-information.ts';
 import { codeName, INS02_RELATIONSHIP_CODES } from './codes.ts';
 import type { X12Loop } from './loops.ts';
@@ -40,17 +40,17 @@ function readEntityNames(
   if (type) o.entityType = type;
 }
 
-/** NM1-03 to NM1-05 of a person (a provider's NM1 stops at the first name). */
-const NAME_FIELDS = elementFields({ 3: 'lastName', 4: 'firstName', 5: 'middleName' } as const);
-const PERSON_NAME_FIELDS = elementFields({ 3: 'lastName', 4: 'firstName' } as const);
-const ORGANIZATION_NAME_FIELDS = elementFields({ 3: 'organizationName' } as const);
-
 export function readProvider(t: X12Tokens, name: X12Loop | undefined): Provider | undefined {
   const i = nm1(t, name);
   if (i === undefined) return undefined;
   const provider: Provider = {};
   const person = t.value(i, 2) === '1';
-  copyElements(t, i, provider, person ? PERSON_NAME_FIELDS : ORGANIZATION_NAME_FIELDS);
+  if (person) {
+    setIfPresent(provider, 'lastName', t.value(i, 3));
+    setIfPresent(provider, 'firstName', t.value(i, 4));
+  } else {
+    setIfPresent(provider, 'organizationName', t.value(i, 3));
+  }
   if (t.upperValue(i, 8) === 'XX') {
     const npi = t.value(i, 9);
     if (npi) provider.npi = npi;
@@ -65,7 +65,9 @@ export function readPerson(t: X12Tokens, name: X12Loop | undefined): ResponseSub
   const person: ResponseSubscriber = {};
   const i = nm1(t, name);
   if (i !== undefined) {
-    copyElements(t, i, person, NAME_FIELDS);
+    setIfPresent(person, 'lastName', t.value(i, 3));
+    setIfPresent(person, 'firstName', t.value(i, 4));
+    setIfPresent(person, 'middleName', t.value(i, 5));
     const qualifier = t.upperValue(i, 8);
     if (qualifier === 'MI' || qualifier === 'II' || qualifier === 'ZZ' || qualifier === '') {
       const memberId = t.value(i, 9);
