@@ -60,6 +60,11 @@ async function startServe(dataDir: string, env: Record<string, string> = {}) {
     PORT: '0',
     SANDBOX_LATENCY_MS: '0',
     WORKER_POLL_MS: '200',
+    // A check the worker had claimed when the fault struck cannot be finished or released until the store
+    // is back; its lease then expires and it is claimed again (the rule for any interrupted check). The
+    // default lease (120 s) is far longer than the 15 s assertRecovered gives a check to complete.
+    PAYER_TIMEOUT_MS: '2000',
+    LEASE_MS: '3000',
     DB_REQUEST_BUDGET_MS: String(BUDGET_MS),
     RATE_LIMIT_SUBMIT: '100000',
     RATE_LIMIT_STATUS: '100000',
