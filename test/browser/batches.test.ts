@@ -8,10 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { parseCsvRows, RESULT_COLUMNS } from '../../src/checks/batch-csv.ts';
 import { eligInProcess } from '../helpers/cli.ts';
 import { type PortalHarness, startPortal } from '../portal/helpers.ts';
+import { launchChromium, setFirstPassword, watchPage } from './chromium.ts';
 
 const PASSWORD = 'batch page passphrase';
 const TEMPLATE = readFileSync(new URL('../../examples/batch.example.csv', import.meta.url), 'utf8');
@@ -23,33 +24,13 @@ let dir: string;
 const problems: string[] = [];
 
 before(async () => {
-  const specifier = '../../scripts/ensure-chromium.mjs';
-  const { ensureChromium } = (await import(specifier)) as { ensureChromium: () => string };
-  const executablePath = ensureChromium();
   dir = mkdtempSync(join(tmpdir(), 'elig-batch-browser-'));
   h = await startPortal();
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, acceptDownloads: true });
   page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(h.url + h.loginPath);
-  await page.getByLabel('New password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('New password again').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password and sign in' }).click();
-  await page.waitForURL(/\/portal\/checks/);
+  watchPage(page, problems);
+  await setFirstPassword(page, h.url + h.loginPath, PASSWORD);
 });
 
 after(async () => {

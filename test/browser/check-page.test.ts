@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { submitCheck } from '../../src/checks/submit.ts';
 import { member } from '../helpers/members.ts';
 import { type PortalHarness, startPortal, waitForCheck } from '../portal/helpers.ts';
+import { launchChromium, setFirstPassword, watchPage } from './chromium.ts';
 
 const IMAGES = join(process.cwd(), 'docs', 'images');
 const SHOTS = join(process.cwd(), 'test-results', 'screenshots');
@@ -46,36 +47,16 @@ async function docShot(name: string): Promise<void> {
 }
 
 before(async () => {
-  const specifier = '../../scripts/ensure-chromium.mjs';
-  const { ensureChromium } = (await import(specifier)) as { ensureChromium: () => string };
-  const executablePath = ensureChromium();
   mkdirSync(SHOTS, { recursive: true });
   h = await startPortal();
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({
     viewport: { width: 1000, height: 800 },
     timezoneId: BROWSER_ZONE,
   });
   page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(h.url + h.loginPath);
-  await page.getByLabel('New password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('New password again').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password and sign in' }).click();
-  await page.waitForURL(/\/portal\/checks/);
+  watchPage(page, problems);
+  await setFirstPassword(page, h.url + h.loginPath, PASSWORD);
 });
 
 after(async () => {

@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { launchChromium, watchPage } from './chromium.ts';
 
 const SHOTS = join(process.cwd(), 'test-results', 'screenshots');
 
@@ -21,23 +22,9 @@ const requested: string[] = [];
 const elsewhere: string[] = [];
 
 before(async () => {
-  const specifier = '../../scripts/ensure-chromium.mjs';
-  const { ensureChromium } = (await import(specifier)) as { ensureChromium: () => string };
-  const executablePath = ensureChromium(); // throws (the suite fails) when Chromium cannot be had
   mkdirSync(SHOTS, { recursive: true });
   svc = await startTestService({ roles: { api: true, worker: false } });
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const origin = new URL(svc.url).origin;
   // Every request the page makes passes here: one for another origin is refused and remembered.
@@ -49,11 +36,7 @@ before(async () => {
     return route.abort();
   });
   page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(e.message));
+  watchPage(page, problems);
 });
 
 after(async () => {

@@ -5,11 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { submitCheck } from '../../src/checks/submit.ts';
 import { member } from '../helpers/members.ts';
 import { dayFromToday } from '../helpers/monitors.ts';
 import { type PortalHarness, startPortal, waitForCheck } from '../portal/helpers.ts';
+import { launchChromium, setFirstPassword, watchPage } from './chromium.ts';
 
 const PASSWORD = 'monitor page passphrase';
 
@@ -19,31 +20,11 @@ let page: Page;
 const problems: string[] = [];
 
 before(async () => {
-  const specifier = '../../scripts/ensure-chromium.mjs';
-  const { ensureChromium } = (await import(specifier)) as { ensureChromium: () => string };
-  const executablePath = ensureChromium();
   h = await startPortal();
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(h.url + h.loginPath);
-  await page.getByLabel('New password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('New password again').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password and sign in' }).click();
-  await page.waitForURL(/\/portal\/checks/);
+  watchPage(page, problems);
+  await setFirstPassword(page, h.url + h.loginPath, PASSWORD);
 });
 
 after(async () => {

@@ -9,12 +9,13 @@ import { createHmac } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PRODUCT_SERVICE_TYPES } from '../../src/contract/check-response.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { member } from '../helpers/members.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { type PortalHarness, startPortal } from '../portal/helpers.ts';
+import { launchChromium, watchPage } from './chromium.ts';
 
 const SHOTS = join(process.cwd(), 'test-results', 'screenshots');
 const PASSWORD = 'browser test passphrase';
@@ -61,32 +62,14 @@ const hmac = (secret: string, ts: string, body: string) =>
   createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
 
 before(async () => {
-  const specifier = '../../scripts/ensure-chromium.mjs';
-  const { ensureChromium } = (await import(specifier)) as { ensureChromium: () => string };
-  const executablePath = ensureChromium(); // throws (the suite fails) when Chromium cannot be had
   mkdirSync(SHOTS, { recursive: true });
   h = await startPortal();
   await receiver.start();
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url });
   page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(e.message));
+  watchPage(page, problems);
   page.on('dialog', (d) => {
     dialogs.push(d.message());
     void d.dismiss();
