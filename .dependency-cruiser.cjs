@@ -1,6 +1,7 @@
 /**
- * The import rules of src/ (design.md "Layout"): imports flow one way, cli → server → portal/api → checks,
- * webhooks, workers → payers → x12, benefits → contract, with store beside them as the data-access layer.
+ * The import rules of src/ (docs/architecture.md): imports flow one way, cli → server → portal/api →
+ * batches, monitors → workers → checks → webhooks → payers → x12, benefits → contract, with store (and
+ * tenancy) beside them as the data-access layer.
  * `npm run check` runs `depcruise src`; test/architecture.test.ts runs the same rules, on src/ and on a
  * planted violation of each kind.
  *
@@ -14,8 +15,10 @@ const SHARED = ['config', 'ids', 'log', 'paths'];
 
 /** What the parts between the cores and the HTTP layers (checks, webhooks, tenancy, workers) build on. */
 const FOUNDATION = ['payers', 'x12', 'benefits', 'contract', 'store', ...SHARED];
-/** What the HTTP layers (api, portal) build on. */
-const DOMAIN = ['checks', 'webhooks', 'tenancy', 'workers', 'metrics', ...FOUNDATION];
+/** The check lifecycle and what runs it: what the rooms above single checks (batches, monitors) build on. */
+const CHECKS = ['checks', 'webhooks', 'tenancy', 'workers', 'metrics', ...FOUNDATION];
+/** What the HTTP layers (api, portal) build on: every room of the domain. */
+const DOMAIN = ['batches', 'monitors', ...CHECKS];
 
 /** Part of src/ (a folder, or a file at the top of src/ without `.ts`) → parts it may import besides itself. */
 const MAY_IMPORT = {
@@ -32,13 +35,19 @@ const MAY_IMPORT = {
   paths: [],
   // The data-access layer, beside the others: it knows no caller.
   store: ['contract', ...SHARED],
-  payers: ['x12', 'benefits', 'contract', 'store', ...SHARED],
-  checks: FOUNDATION,
+  // Connectors, the directory and its limits speak X12 to gateways; they never touch the database or read
+  // benefits (the directory reaches the store through what its caller hands it).
+  payers: ['x12', 'contract', ...SHARED],
   webhooks: FOUNDATION,
+  // One intake for every entry point, the check lifecycle, verdicts, history.
+  checks: ['webhooks', ...FOUNDATION],
   // Organizations, API keys, portal users and sessions, and the admin operations over them.
   tenancy: ['webhooks', ...FOUNDATION],
   workers: ['checks', 'webhooks', ...FOUNDATION],
   metrics: ['contract', 'store', ...SHARED],
+  // The rooms above single checks: each turns its own requests into checks through the intake.
+  batches: CHECKS,
+  monitors: CHECKS,
   api: DOMAIN,
   // The portal reuses the API's key authenticator (to forget a revoked key at once); never the reverse.
   portal: ['api', ...DOMAIN],

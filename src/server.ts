@@ -12,6 +12,7 @@ import { adminRoutes } from './api/routes/admin.ts';
 import { type Config, ConfigError, withDotEnv } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
 import { Metrics } from './metrics.ts';
+import { MonitorScheduler } from './monitors/scheduler.ts';
 import { projectPath } from './paths.ts';
 import type { PayerEntry } from './payers/connector.ts';
 import type { GatewayConnector } from './payers/connector-deps.ts';
@@ -28,7 +29,6 @@ import { deriveServiceKeys, loadOrCreateMasterSecret, type ServiceKeys } from '.
 import { createSchedule } from './webhooks/schedule.ts';
 import { createSecretBox, type SecretBox } from './webhooks/signing-secrets.ts';
 import { CheckWorker } from './workers/check-worker.ts';
-import { MonitorScheduler } from './workers/monitor-scheduler.ts';
 import { startRetention } from './workers/retention.ts';
 import { WebhookDispatcher } from './workers/webhook-dispatcher.ts';
 

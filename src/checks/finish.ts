@@ -4,6 +4,8 @@
  * check is counted in its batch in the same transaction, and the one that finishes the batch writes the
  * `batch.completed` event there too (see src/store/queue/finish-batch-item.ts for why exactly once).
  */
+
+import { batchSummary } from '../contract/batch.ts';
 import type { EligibilityCheckResponse } from '../contract/check-response.ts';
 import { batchCompletedBody } from '../contract/webhook-events.ts';
 import { uuidv7 } from '../ids.ts';
@@ -11,7 +13,6 @@ import { WEBHOOKS_CHANNEL } from '../store/channels.ts';
 import type { Db } from '../store/db.ts';
 import { countBatchItemFinished, insertBatchCompletedEvent } from '../store/queue/finish-batch-item.ts';
 import { type CheckCompletion, finishClaimedCheck } from '../store/queue/finish-check.ts';
-import { batchSummary } from './batches.ts';
 import { compareWithPrevious } from './check-history.ts';
 import { verdictOf } from './verdict.ts';
 

@@ -8,7 +8,7 @@ import type { CheckStatus, EligibilityCheckResponse, VerdictStatus } from '../co
 import { UUID_PATTERN } from '../ids.ts';
 import { type CheckSearchTerm, findCheck, selectCheckPage } from '../store/checks.ts';
 import type { OwnedLookup, Queryable } from '../store/db.ts';
-import { scheduleZone, startOfDay, utcDate8 } from './monitor-schedule.ts';
+import { scheduleZone, startOfDay, utcDate8 } from './zoned-dates.ts';
 
 export interface CheckSummary {
   id: string;

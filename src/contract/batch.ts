@@ -119,3 +119,50 @@ export const BatchPage = Type.Intersect(
   ],
   { $id: 'BatchPage' },
 );
+
+/** What a batch's stored row says of it: its counters and times (the store's `batches` row has these). */
+export interface BatchTotals {
+  id: string;
+  name: string | null;
+  total: number;
+  rejected: number;
+  pending: number;
+  completed: number;
+  failed: number;
+  active: number;
+  inactive: number;
+  undetermined: number;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+/** A batch's checks by status, as `counts` shows them. */
+export function batchCounts(batch: BatchTotals): BatchSummary['counts'] {
+  return {
+    total: batch.total,
+    rejected: batch.rejected,
+    IN_PROGRESS: batch.pending,
+    COMPLETED: batch.completed,
+    FAILED: batch.failed,
+  };
+}
+
+/** The batch as the API, the webhook and the portal show it, without its items. */
+export function batchSummary(batch: BatchTotals): BatchSummary {
+  const finished = batch.total - batch.pending;
+  return {
+    id: batch.id,
+    name: batch.name,
+    status: batch.completedAt ? 'COMPLETED' : 'IN_PROGRESS',
+    createdAt: batch.createdAt.toISOString(),
+    completedAt: batch.completedAt?.toISOString() ?? null,
+    counts: batchCounts(batch),
+    verdicts: {
+      ACTIVE: batch.active,
+      INACTIVE: batch.inactive,
+      UNDETERMINED: batch.undetermined,
+      FAILED: batch.failed,
+    },
+    progress: batch.total === 0 ? 1 : Math.round((finished / batch.total) * 10_000) / 10_000,
+  };
+}

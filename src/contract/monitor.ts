@@ -1,7 +1,7 @@
 /**
  * Monitors (issue 17 section 3): recurring checks of one patient, every N days or before each appointment.
  * One schema is the documentation, the TypeScript type and the OpenAPI description; the semantic rules
- * (real dates, not in the past, exactly one schedule) are checked in src/checks/monitor-request.ts, with
+ * (real dates, not in the past, exactly one schedule) are checked in src/monitors/request.ts, with
  * the same messages as a single submit for the check fields.
  */
 import Type, { type Static } from 'typebox';

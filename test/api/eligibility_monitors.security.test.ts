@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { runDueMonitors } from '../../src/checks/monitor-runs.ts';
+import { runDueMonitors } from '../../src/monitors/runs.ts';
 import { updateEligibilityEnabled } from '../../src/store/organizations.ts';
 import { createApiKey } from '../../src/tenancy/api-keys.ts';
 import { createOrganization } from '../../src/tenancy/organizations.ts';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { parseCsvRows, RESULT_COLUMNS } from '../../src/checks/batch-csv.ts';
+import { parseCsvRows, RESULT_COLUMNS } from '../../src/batches/csv.ts';
 import { eligInProcess } from '../helpers/cli.ts';
 import { type PortalHarness, startPortal } from '../portal/helpers.ts';
 import { launchChromium, setFirstPassword, watchPage } from './chromium.ts';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { parseCsvRows, parseScheduleCsv, RESULT_COLUMNS } from '../../src/checks/batch-csv.ts';
+import { parseCsvRows, parseScheduleCsv, RESULT_COLUMNS } from '../../src/batches/csv.ts';
 import { progressLine } from '../../src/cli/commands/batch.ts';
 import { eligInProcess } from '../helpers/cli.ts';
 import { member } from '../helpers/members.ts';

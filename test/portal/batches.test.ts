@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { parseCsvRows, RESULT_COLUMNS } from '../../src/checks/batch-csv.ts';
+import { parseCsvRows, RESULT_COLUMNS } from '../../src/batches/csv.ts';
 import { createPortalUser, issuePasswordResetLink } from '../../src/portal/index.ts';
 import { createOrganization } from '../../src/tenancy/organizations.ts';
 import { eligInProcess } from '../helpers/cli.ts';

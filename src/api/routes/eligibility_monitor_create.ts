@@ -3,8 +3,8 @@
  * appointment. Answers 201 with the monitor; its runs are ordinary checks created by the scheduler.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { createMonitor } from '../../checks/monitors.ts';
 import { Monitor, MonitorRequest } from '../../contract/monitor.ts';
+import { createMonitor } from '../../monitors/monitors.ts';
 import { throttled, validation } from '../errors.ts';
 import {
   gatedWrite,

@@ -1,6 +1,6 @@
 /** DELETE /api/eligibility/monitors/{id}: stop and forget a monitor (204); the checks it created stay. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { removeMonitor } from '../../checks/monitors.ts';
+import { removeMonitor } from '../../monitors/monitors.ts';
 import { notFound } from '../errors.ts';
 import { IdParams, type KeyRouteOptions, writeGate } from '../key-gates.ts';
 import { errorResponses } from '../openapi.ts';

@@ -1,7 +1,7 @@
 /** GET /api/eligibility/monitors/{id}: one monitor with its latest runs. Another organization's is 404. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { readMonitor } from '../../checks/monitors.ts';
 import { MonitorDetail } from '../../contract/monitor.ts';
+import { readMonitor } from '../../monitors/monitors.ts';
 import { notFound } from '../errors.ts';
 import { IdParams, type KeyRouteOptions, readGate } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';

@@ -1,8 +1,8 @@
 /** GET /api/eligibility/monitors: a page of the organization's monitors, newest first. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { listMonitors } from '../../checks/monitors.ts';
 import { MonitorPage } from '../../contract/monitor.ts';
+import { listMonitors } from '../../monitors/monitors.ts';
 import { type KeyRouteOptions, readGate } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
 import { declarePlugin } from '../plugin-meta.ts';

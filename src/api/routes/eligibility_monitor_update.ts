@@ -1,8 +1,8 @@
 /** PATCH /api/eligibility/monitors/{id}: pause a monitor or resume it (`{"status": "paused" | "active"}`). */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Static } from 'typebox';
-import { setMonitorStatus } from '../../checks/monitors.ts';
 import { Monitor, MonitorUpdate } from '../../contract/monitor.ts';
+import { setMonitorStatus } from '../../monitors/monitors.ts';
 import { notFound, validation } from '../errors.ts';
 import { gatedWrite, IdParams, type KeyRouteOptions } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';

@@ -1,11 +1,11 @@
 /**
  * `elig batch submit FILE.csv|FILE.json [--wait]` and `elig batch results ID [--csv]`: batches through the
  * HTTP API, like any client. Progress goes to stderr (a live bar on a terminal: done/total, by verdict,
- * rate, time left), results to stdout. The CSV columns are those of src/checks/batch-csv.ts
+ * rate, time left), results to stdout. The CSV columns are those of src/batches/csv.ts
  * (docs/batches.md, examples/batch.example.csv).
  */
 import { readFileSync } from 'node:fs';
-import { parseScheduleCsv, type ResultRow, resultsCsv } from '../../checks/batch-csv.ts';
+import { parseScheduleCsv, type ResultRow, resultsCsv } from '../../batches/csv.ts';
 import type { Config } from '../../config.ts';
 import type { BatchAccepted, BatchSummary } from '../../contract/batch.ts';
 import type { EligibilityCheckResponse } from '../../contract/check-response.ts';

@@ -1,6 +1,6 @@
 /**
  * /portal/batches: upload a schedule CSV (the columns of `elig batch submit`, parsed by
- * src/checks/batch-csv.ts) as one batch, the organization's batches, one batch's live progress, and its
+ * src/batches/csv.ts) as one batch, the organization's batches, one batch's live progress, and its
  * results CSV (the same file as `elig batch results ID --csv`).
  *
  * A file with malformed rows (a CSV problem, or a row a single submit would refuse) is not sent: the
@@ -16,7 +16,6 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { parseScheduleCsv, resultsCsvHeader, resultsCsvLines } from '../../checks/batch-csv.ts';
 import {
   BATCH_ITEM_STATUSES,
   batchItemProblems,
@@ -25,7 +24,8 @@ import {
   listOrganizationBatches,
   readBatch,
   submitBatch,
-} from '../../checks/batches.ts';
+} from '../../batches/batches.ts';
+import { parseScheduleCsv, resultsCsvHeader, resultsCsvLines } from '../../batches/csv.ts';
 import type { BatchItem } from '../../contract/batch.ts';
 import { MAX_BATCH_CHECKS } from '../../contract/batch.ts';
 import { randomBase62, UUID_PATTERN } from '../../ids.ts';

@@ -18,7 +18,7 @@ import {
   listChecks,
   VERDICT_STATUSES,
 } from '../../checks/list.ts';
-import { scheduleZone } from '../../checks/monitor-schedule.ts';
+import { scheduleZone } from '../../checks/zoned-dates.ts';
 import type { CheckStatus, VerdictStatus } from '../../contract/check-response.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { IdParams, notFound, noticeOf, type PortalDeps, sendPage, session } from '../context.ts';

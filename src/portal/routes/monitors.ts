@@ -1,21 +1,21 @@
 /**
  * /portal/monitors: the organization's monitors (recurring checks), one monitor with its latest runs, and
  * the forms that create (from a check page), pause, resume and delete one. The same rules as the API
- * (src/checks/monitors.ts); another organization's monitor or check is the 404 page.
+ * (src/monitors/monitors.ts); another organization's monitor or check is the 404 page.
  *
  * A monitor is created from a check: the form carries only the check id and the schedule, and the patient,
  * payer and provider are read from that check's stored request, server-side, so no PHI travels in a URL.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getCheck } from '../../checks/list.ts';
+import type { FieldProblem } from '../../checks/request.ts';
 import {
   createMonitor,
   listMonitors,
   readMonitor,
   removeMonitor,
   setMonitorStatus,
-} from '../../checks/monitors.ts';
-import type { FieldProblem } from '../../checks/request.ts';
+} from '../../monitors/monitors.ts';
 import { IdParams, notFound, noticeOf, type PortalDeps, seeOther, sendPage, session } from '../context.ts';
 import { formBody, formValue, queryValue } from '../forms.ts';
 import { html } from '../html.ts';

@@ -1,5 +1,5 @@
 /**
- * The scheduler's statements (src/checks/monitor-runs.ts runs them in ONE transaction): lock the due
+ * The scheduler's statements (src/monitors/runs.ts runs them in ONE transaction): lock the due
  * monitors, create each run's check, advance each monitor.
  *
  * Why a run happens once across several worker processes: `claimDueMonitors` locks the due rows with

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { runDueMonitors } from '../../src/checks/monitor-runs.ts';
-import { createMonitor } from '../../src/checks/monitors.ts';
 import { createLogger } from '../../src/log.ts';
+import { createMonitor } from '../../src/monitors/monitors.ts';
+import { runDueMonitors } from '../../src/monitors/runs.ts';
 import { type PayerConnector, type PayerEntry, TransientPayerError } from '../../src/payers/connector.ts';
 import { createSandboxConnector } from '../../src/payers/sandbox/index.ts';
 import { CheckWorker } from '../../src/workers/check-worker.ts';

@@ -1,16 +1,16 @@
 /**
  * The monitor scheduler: a small loop in each worker process that turns due monitors into checks
- * (src/checks/monitor-runs.ts). Several processes may run it on one database: the claim's row locks make
+ * (src/monitors/runs.ts). Several processes may run it on one database: the claim's row locks make
  * each run happen once. It wakes on a timer (MONITOR_POLL_MS, or sooner when the next monitor is due
  * sooner) and on a NOTIFY when a monitor is created or resumed, so a first run due now starts at once.
  */
 import type { Logger } from 'pino';
-import { MONITORS_PER_TRANSACTION, runDueMonitors } from '../checks/monitor-runs.ts';
 import { MONITORS_CHANNEL } from '../store/channels.ts';
 import type { Db } from '../store/db.ts';
 import { createFaultReporter } from '../store/faults.ts';
 import { nextMonitorDueIn } from '../store/queue/claim-monitors.ts';
-import { Nap } from './nap.ts';
+import { Nap } from '../workers/nap.ts';
+import { MONITORS_PER_TRANSACTION, runDueMonitors } from './runs.ts';
 
 export interface MonitorSchedulerOptions {
   db: Db;

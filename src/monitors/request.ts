@@ -3,12 +3,13 @@
  * single submit's (request-repair.ts, request.ts: same messages), and the schedule is checked here. Every
  * problem is reported at once, and no submitted value is echoed (it may be PHI).
  */
+
+import { type FieldProblem, parseDate8, validateCheckRequest } from '../checks/request.ts';
+import { repairCheckRequest } from '../checks/request-repair.ts';
+import { zonedDate8 } from '../checks/zoned-dates.ts';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { RequestCorrection } from '../contract/check-response.ts';
 import { MAX_MONITOR_DATES, MAX_MONITOR_EVERY_DAYS } from '../contract/monitor.ts';
-import { zonedDate8 } from './monitor-schedule.ts';
-import { type FieldProblem, parseDate8, validateCheckRequest } from './request.ts';
-import { repairCheckRequest } from './request-repair.ts';
 
 export type MonitorSchedule = { everyDays: number } | { dates: string[] };
 

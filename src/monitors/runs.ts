@@ -5,12 +5,14 @@
  * audit row are those of any check, and it never reuses an earlier result (it is inserted directly, never
  * through a submit's `reuseWithinHours`).
  */
+
+import { scheduleZone } from '../checks/zoned-dates.ts';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import { uuidv7 } from '../ids.ts';
 import { CHECKS_CHANNEL, wake } from '../store/channels.ts';
 import type { Db } from '../store/db.ts';
 import { advanceMonitor, claimDueMonitors, insertMonitorRunCheck } from '../store/queue/claim-monitors.ts';
-import { planRun, scheduleZone } from './monitor-schedule.ts';
+import { planRun } from './schedule.ts';
 
 /** Monitors handled per transaction: small enough to stay well within one transaction's time budget. */
 export const MONITORS_PER_TRANSACTION = 50;

@@ -5,10 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { validateMonitorRequest } from '../../src/checks/monitor-request.ts';
-import { runDueMonitors } from '../../src/checks/monitor-runs.ts';
-import { planRun, runTimeOf, scheduleZone, startOfDay } from '../../src/checks/monitor-schedule.ts';
-import { createMonitor } from '../../src/checks/monitors.ts';
+import { scheduleZone, startOfDay } from '../../src/checks/zoned-dates.ts';
+import { createMonitor } from '../../src/monitors/monitors.ts';
+import { validateMonitorRequest } from '../../src/monitors/request.ts';
+import { runDueMonitors } from '../../src/monitors/runs.ts';
+import { planRun, runTimeOf } from '../../src/monitors/schedule.ts';
 import { updateTimeZone } from '../../src/store/organizations.ts';
 import { createOrganization } from '../../src/tenancy/organizations.ts';
 import { dayFromToday, monitorBody } from '../helpers/monitors.ts';

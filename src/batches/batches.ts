@@ -13,8 +13,18 @@
  * count is read before the insert, so two batches racing may together pass it by one batch: a soft limit.
  */
 
-import type { BatchAccepted, BatchItem, BatchSummary } from '../contract/batch.ts';
-import { MAX_BATCH_CHECKS } from '../contract/batch.ts';
+import { IDEMPOTENCY_CONFLICT, IDEMPOTENCY_WINDOW_MS } from '../checks/idempotency.ts';
+import { formatProblems, validateCheckRequest } from '../checks/request.ts';
+import { repairCheckRequest } from '../checks/request-repair.ts';
+import { requestHash, splitReuseWindow } from '../checks/submit.ts';
+import {
+  type BatchAccepted,
+  type BatchItem,
+  type BatchSummary,
+  batchCounts,
+  batchSummary,
+  MAX_BATCH_CHECKS,
+} from '../contract/batch.ts';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type {
   EligibilityCheckResponse,
@@ -36,11 +46,7 @@ import {
   selectBatchResults,
 } from '../store/batches.ts';
 import type { Db } from '../store/db.ts';
-import type { ResultRow } from './batch-csv.ts';
-import { IDEMPOTENCY_CONFLICT, IDEMPOTENCY_WINDOW_MS } from './idempotency.ts';
-import { formatProblems, validateCheckRequest } from './request.ts';
-import { repairCheckRequest } from './request-repair.ts';
-import { requestHash, splitReuseWindow } from './submit.ts';
+import type { ResultRow } from './csv.ts';
 
 export type BatchSubmitResult =
   | { ok: true; accepted: BatchAccepted; replayed: boolean }
@@ -208,41 +214,11 @@ function acceptedAnswer(
   return {
     id: batch.id,
     status: 'IN_PROGRESS',
-    counts: countsOf(batch),
+    counts: batchCounts(batch),
     items: problems.map((problem, index) =>
       problem === undefined ? { id: byIndex.get(index) ?? '' } : { error: problem },
     ),
     problems: problems.flatMap((message, index) => (message === undefined ? [] : [{ index, message }])),
-  };
-}
-
-function countsOf(batch: BatchRow): BatchSummary['counts'] {
-  return {
-    total: batch.total,
-    rejected: batch.rejected,
-    IN_PROGRESS: batch.pending,
-    COMPLETED: batch.completed,
-    FAILED: batch.failed,
-  };
-}
-
-/** The batch as the API, the webhook and (later) the portal show it, without its items. */
-export function batchSummary(batch: BatchRow): BatchSummary {
-  const finished = batch.total - batch.pending;
-  return {
-    id: batch.id,
-    name: batch.name,
-    status: batch.completedAt ? 'COMPLETED' : 'IN_PROGRESS',
-    createdAt: batch.createdAt.toISOString(),
-    completedAt: batch.completedAt?.toISOString() ?? null,
-    counts: countsOf(batch),
-    verdicts: {
-      ACTIVE: batch.active,
-      INACTIVE: batch.inactive,
-      UNDETERMINED: batch.undetermined,
-      FAILED: batch.failed,
-    },
-    progress: batch.total === 0 ? 1 : Math.round((finished / batch.total) * 10_000) / 10_000,
   };
 }
 

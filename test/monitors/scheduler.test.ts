@@ -6,14 +6,14 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { runDueMonitors } from '../../src/checks/monitor-runs.ts';
-import { planRun, runTimeOf } from '../../src/checks/monitor-schedule.ts';
-import { createMonitor, readMonitor, setMonitorStatus } from '../../src/checks/monitors.ts';
 import { createLogger } from '../../src/log.ts';
+import { createMonitor, readMonitor, setMonitorStatus } from '../../src/monitors/monitors.ts';
+import { runDueMonitors } from '../../src/monitors/runs.ts';
+import { planRun, runTimeOf } from '../../src/monitors/schedule.ts';
+import { MonitorScheduler } from '../../src/monitors/scheduler.ts';
 import { startService } from '../../src/server.ts';
 import type { Db } from '../../src/store/db.ts';
 import { openStore, type Store } from '../../src/store/open.ts';
-import { MonitorScheduler } from '../../src/workers/monitor-scheduler.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { dayFromToday, monitorBody } from '../helpers/monitors.ts';
 import {

@@ -2,8 +2,13 @@
  * Monitors (issue 17 section 3) as the API and the portal use them: creating one from a validated body,
  * listing, reading with its latest runs, pausing, resuming and deleting. Always scoped by organization:
  * another organization's monitor reads as absent. The runs themselves are created by the scheduler
- * (monitor-runs.ts).
+ * (runs.ts).
  */
+
+import { IDEMPOTENCY_WINDOW_MS, insertIdempotently } from '../checks/idempotency.ts';
+import { type FieldProblem, formatProblems } from '../checks/request.ts';
+import { requestHash } from '../checks/submit.ts';
+import { scheduleZone } from '../checks/zoned-dates.ts';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { CheckStatus, RequestCorrection, VerdictStatus } from '../contract/check-response.ts';
 import type { Monitor, MonitorDetail, MonitorPage, MonitorStatus } from '../contract/monitor.ts';
@@ -22,11 +27,8 @@ import {
   updateMonitorStatus,
 } from '../store/monitors.ts';
 import { findTimeZone } from '../store/organizations.ts';
-import { IDEMPOTENCY_WINDOW_MS, insertIdempotently } from './idempotency.ts';
-import { validateMonitorRequest } from './monitor-request.ts';
-import { firstRunAt, scheduleZone } from './monitor-schedule.ts';
-import { type FieldProblem, formatProblems } from './request.ts';
-import { requestHash } from './submit.ts';
+import { validateMonitorRequest } from './request.ts';
+import { firstRunAt } from './schedule.ts';
 
 export const MONITOR_ID_PATTERN = /^mon_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
