@@ -10,7 +10,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Logger } from 'pino';
-import { DEFAULT_MAX_PENDING_BATCH_CHECKS } from '../batches/batches.ts';
+import { DEFAULT_MAX_PENDING_BATCH_CHECKS } from '../batches/submit.ts';
 import { listedPayer, type PayerDirectory } from '../payers/directory.ts';
 import type { PayerProblem } from '../payers/health.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { isValidIdempotencyKey } from '../checks/submit.ts';
+import { isValidIdempotencyKey } from '../checks/idempotency.ts';
 import type { ApiKeyAuthenticator } from './auth.ts';
 import { ApiError, validation } from './errors.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -101,13 +101,12 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
 
 /**
  * What a submit (a check, a batch, a monitor) needs besides the body: its Idempotency-Key, and the payer
- * directory's canonical id and member id rule for the payer it names.
+ * directory the intake reads (src/checks/intake.ts).
  */
 export function submitContext(app: FastifyInstance, request: FastifyRequest) {
   return {
     idempotencyKey: idempotencyKeyOf(request),
-    canonicalPayerId: (id: string) => app.payers?.resolvePayer(id)?.tradingPartnerServiceId,
-    keepsMemberIdSeparators: (id: string) => app.payers?.resolvePayer(id)?.keepMemberIdSeparators === true,
+    payers: app.payers,
   };
 }
 

@@ -5,8 +5,31 @@
  * key) decides races, never a read-then-insert: `insert` writes nothing when the key is taken, and the
  * holder is read after.
  */
+import { createHash } from 'node:crypto';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
+
+/** An Idempotency-Key header value: 1–255 printable ASCII characters. */
+export function isValidIdempotencyKey(key: string): boolean {
+  return /^[\x21-\x7e]{1,255}$/.test(key);
+}
+
+/** Hash of the body with object keys sorted, so key order and whitespace do not matter. */
+export function requestHash(body: unknown): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('hex');
+}
 
 export const IDEMPOTENCY_CONFLICT =
   'Idempotency-Key was already used with a different request body in the last 24 hours.';

@@ -5,9 +5,9 @@
  * (runs.ts).
  */
 
-import { IDEMPOTENCY_WINDOW_MS, insertIdempotently } from '../checks/idempotency.ts';
+import { IDEMPOTENCY_WINDOW_MS, insertIdempotently, requestHash } from '../checks/idempotency.ts';
+import type { PayerLookup } from '../checks/intake.ts';
 import { type FieldProblem, formatProblems } from '../checks/request.ts';
-import { requestHash } from '../checks/submit.ts';
 import { scheduleZone } from '../checks/zoned-dates.ts';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { CheckStatus, RequestCorrection, VerdictStatus } from '../contract/check-response.ts';
@@ -44,8 +44,8 @@ export type CreateMonitorResult =
 export interface CreateMonitorOptions {
   /** MONITOR_MAX_PER_ORGANIZATION. */
   maxPerOrganization: number;
-  canonicalPayerId?: (tradingPartnerServiceId: string) => string | undefined;
-  keepsMemberIdSeparators?: (tradingPartnerServiceId: string) => boolean;
+  /** The payer directory (the intake's canonical ids and member id rules). */
+  payers?: PayerLookup;
   /** The Idempotency-Key header, as for a submit (idempotency.ts). */
   idempotencyKey?: string;
   now?: Date;
@@ -60,18 +60,9 @@ export async function createMonitor(
   const now = options.now ?? new Date();
   // "Today" and "the day before" are the organization's (UTC when it has not set a zone).
   const zone = scheduleZone((await findTimeZone(db, organizationId))?.timeZone);
-  const valid = validateMonitorRequest(body, {
-    now,
-    zone,
-    keepsMemberIdSeparators: options.keepsMemberIdSeparators,
-  });
+  const valid = validateMonitorRequest(body, { now, zone, payers: options.payers });
   if (!valid.ok) return { ok: false, problems: valid.problems, message: formatProblems(valid.problems) };
-  // Stored under the payer's canonical id, as a single submit is (submit.ts).
-  const canonical = options.canonicalPayerId?.(valid.request.tradingPartnerServiceId);
-  const request =
-    canonical && canonical !== valid.request.tradingPartnerServiceId
-      ? { ...valid.request, tradingPartnerServiceId: canonical }
-      : valid.request;
+  const request = valid.request;
   const key = options.idempotencyKey ?? null;
   const hash = key === null ? null : requestHash(body);
   // Without its id: each insert attempt takes a fresh one (after a released key, it is a new monitor).

@@ -1,11 +1,11 @@
 /**
- * Validating a monitor body (contract/monitor.ts): the check fields are repaired and validated exactly as a
- * single submit's (request-repair.ts, request.ts: same messages), and the schedule is checked here. Every
- * problem is reported at once, and no submitted value is echoed (it may be PHI).
+ * Validating a monitor body (contract/monitor.ts): the check fields go through the intake of a single
+ * submit (src/checks/intake.ts: same repairs, same messages, the payer's canonical id), and the schedule is
+ * checked here. Every problem is reported at once, and no submitted value is echoed (it may be PHI).
  */
 
-import { type FieldProblem, parseDate8, validateCheckRequest } from '../checks/request.ts';
-import { repairCheckRequest } from '../checks/request-repair.ts';
+import { type PayerLookup, takeIn } from '../checks/intake.ts';
+import { type FieldProblem, parseDate8 } from '../checks/request.ts';
 import { zonedDate8 } from '../checks/zoned-dates.ts';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { RequestCorrection } from '../contract/check-response.ts';
@@ -73,7 +73,8 @@ export function validateMonitorRequest(
   body: unknown,
   options: {
     now: Date;
-    keepsMemberIdSeparators?: (payer: string) => boolean;
+    /** The payer directory (the intake's canonical ids and member id rules). */
+    payers?: PayerLookup;
     /** The zone whose today the dates are checked against (scheduleZone()); default UTC. */
     zone?: string;
   },
@@ -89,11 +90,9 @@ export function validateMonitorRequest(
         'is set by the schedule: leave it out (an `every` monitor checks the day it runs, a `dates` monitor each appointment date)',
     });
   }
-  const payer = typeof check.tradingPartnerServiceId === 'string' ? check.tradingPartnerServiceId : '';
-  const repaired = repairCheckRequest(check, {
-    keepMemberIdSeparators: payer ? options.keepsMemberIdSeparators?.(payer) : false,
-  });
-  problems.push(...validateCheckRequest(repaired.body, options.now));
+  // A monitor's runs always ask the payer: a reuse window has no meaning here.
+  const taken = takeIn(check, { payers: options.payers, now: options.now, allowReuse: false });
+  if (!taken.ok) problems.push(...taken.problems);
   let schedule: MonitorSchedule | undefined;
   if (every !== undefined && dates !== undefined) {
     problems.push({ field: 'body', problem: 'must have either every or dates, not both' });
@@ -111,11 +110,6 @@ export function validateMonitorRequest(
       problem: 'needs a schedule: every (days, e.g. 30) or dates (appointment dates, e.g. ["20260301"])',
     });
   }
-  if (problems.length || !schedule) return { ok: false, problems };
-  return {
-    ok: true,
-    request: repaired.body as EligibilityCheckRequest,
-    schedule,
-    corrections: repaired.corrections,
-  };
+  if (problems.length || !schedule || !taken.ok) return { ok: false, problems };
+  return { ok: true, request: taken.request, schedule, corrections: taken.corrections };
 }

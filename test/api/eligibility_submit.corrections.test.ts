@@ -173,8 +173,9 @@ test('the OpenAPI document describes the repairs and the requestCorrections of t
 
 test('a payer whose member ids have dashes keeps them: nothing is corrected', async () => {
   const body = sandboxRequest({ ...JANE, memberId: 'ABC-123-456' });
+  const keeping = (id: string) => ({ tradingPartnerServiceId: id, keepMemberIdSeparators: true });
   const kept = await submitCheck(svc.service.store.db, svc.organizationId, body, {
-    keepsMemberIdSeparators: () => true,
+    payers: { resolvePayer: keeping },
   });
   assert.ok(kept.ok && 'corrections' in kept);
   assert.deepEqual(kept.corrections, []);
@@ -182,7 +183,7 @@ test('a payer whose member ids have dashes keeps them: nothing is corrected', as
   assert.equal(stored.request.subscriber.memberId, 'ABC-123-456');
   assert.equal(stored.request_corrections, null);
   const stripped = await submitCheck(svc.service.store.db, svc.organizationId, body, {
-    keepsMemberIdSeparators: (id) => id !== 'SANDBOX',
+    payers: { resolvePayer: (id) => (id === 'SANDBOX' ? undefined : keeping(id)) },
   });
   assert.ok(stripped.ok && 'corrections' in stripped);
   assert.deepEqual(

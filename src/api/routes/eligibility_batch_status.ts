@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { BATCH_ITEM_STATUSES, readBatch } from '../../batches/batches.ts';
+import { BATCH_ITEM_STATUSES, readBatch } from '../../batches/read.ts';
 import { BatchPage } from '../../contract/batch.ts';
 import { UUID_PATTERN } from '../../ids.ts';
 import { notFound } from '../errors.ts';

@@ -3,7 +3,7 @@
  * its counts and each item's check id (or the reason it was refused) in request order.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { submitBatch } from '../../batches/batches.ts';
+import { submitBatch } from '../../batches/submit.ts';
 import { BatchAccepted, BatchRequest } from '../../contract/batch.ts';
 import { throttled, validation } from '../errors.ts';
 import {

@@ -16,16 +16,14 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import { parseScheduleCsv, resultsCsvHeader, resultsCsvLines } from '../../batches/csv.ts';
 import {
   BATCH_ITEM_STATUSES,
-  batchItemProblems,
   batchResultPages,
-  DEFAULT_MAX_PENDING_BATCH_CHECKS,
   listOrganizationBatches,
   readBatch,
-  submitBatch,
-} from '../../batches/batches.ts';
-import { parseScheduleCsv, resultsCsvHeader, resultsCsvLines } from '../../batches/csv.ts';
+} from '../../batches/read.ts';
+import { batchItemProblems, DEFAULT_MAX_PENDING_BATCH_CHECKS, submitBatch } from '../../batches/submit.ts';
 import type { BatchItem } from '../../contract/batch.ts';
 import { MAX_BATCH_CHECKS } from '../../contract/batch.ts';
 import { randomBase62, UUID_PATTERN } from '../../ids.ts';
@@ -46,8 +44,6 @@ const ITEMS_PAGE = 100;
 const SUBMISSION = /^[0-9A-Za-z]{24}$/;
 
 export const batchRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
-  const payer = (id: string) => deps.payers?.resolvePayer(id);
-
   portal.get('/batches', async (request, reply) => {
     const s = session(request);
     const before = queryValue(request, 'before');
@@ -94,8 +90,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal,
         400,
       );
     }
-    const keeps = (id: string) => payer(id)?.keepMemberIdSeparators === true;
-    const itemProblems = batchItemProblems(parsed.checks, keeps).flatMap((message, i) =>
+    const itemProblems = batchItemProblems(parsed.checks, deps.payers).flatMap((message, i) =>
       message === undefined ? [] : [{ line: parsed.lines[i]!, message }],
     );
     const problems = [...parsed.problems, ...itemProblems].sort((a, b) => a.line - b.line);
@@ -110,8 +105,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal,
       { checks: parsed.checks, ...(name ? { name } : {}) },
       {
         idempotencyKey: `portal:${submission}`,
-        canonicalPayerId: (id) => payer(id)?.tradingPartnerServiceId,
-        keepsMemberIdSeparators: keeps,
+        payers: deps.payers,
         maxPendingChecks: deps.batchMaxPendingChecks ?? DEFAULT_MAX_PENDING_BATCH_CHECKS,
         wake: () => portal.checksNotifier.notify(),
       },

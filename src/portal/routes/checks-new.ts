@@ -154,7 +154,7 @@ export const newCheckRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (port
     const values = Object.fromEntries(Object.keys(FIELDS).map((k) => [k, formValue(form, k)])) as Values;
     const submitted = await submitCheck(deps.db, s.user.organizationId, buildCheckRequest(values), {
       wake: () => portal.checksNotifier.notify(),
-      canonicalPayerId: (id) => deps.payers?.resolvePayer(id)?.tradingPartnerServiceId,
+      payers: deps.payers,
     });
     if (!submitted.ok) {
       const problems =

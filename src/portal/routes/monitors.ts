@@ -86,7 +86,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (porta
           : {}),
         ...schedule,
       },
-      { maxPerOrganization: deps.monitorMaxPerOrganization ?? 10_000 },
+      { maxPerOrganization: deps.monitorMaxPerOrganization ?? 10_000, payers: deps.payers },
     );
     if (created.ok) return seeOther(reply, `${MONITORS_PATH}/${created.monitor.id}?notice=monitor-created`);
     // The portal sends no Idempotency-Key, so a refusal is a problem with the form or the limit.

@@ -1,8 +1,8 @@
 /**
- * Batches (issue 17 section 1): accepting up to 10,000 submit bodies in one request and reading a batch's
- * progress. Every item is validated with the rules of a single submit (same messages); the valid ones
- * become checks of background priority in one transaction (src/store/batches.ts), unless `atomic` asks
- * to refuse the whole batch on any bad item.
+ * Accepting a batch (docs/batches.md): up to 10,000 submit bodies in one request. Every item goes through the
+ * intake of a single submit (src/checks/intake.ts: same repairs, same messages); the valid ones become
+ * checks of background priority in one transaction (src/store/batches.ts), unless `atomic` asks to refuse
+ * the whole batch on any bad item.
  *
  * Idempotency as for a single check: the same key and the same body within 24 hours answer the same batch
  * (same ids); the same key with another body is a conflict. The unique index on (organization, key) of
@@ -12,41 +12,20 @@
  * take an organization past BATCH_MAX_PENDING_CHECKS is refused (429) until earlier ones progress. The
  * count is read before the insert, so two batches racing may together pass it by one batch: a soft limit.
  */
-
-import { IDEMPOTENCY_CONFLICT, IDEMPOTENCY_WINDOW_MS } from '../checks/idempotency.ts';
-import { formatProblems, validateCheckRequest } from '../checks/request.ts';
-import { repairCheckRequest } from '../checks/request-repair.ts';
-import { requestHash, splitReuseWindow } from '../checks/submit.ts';
-import {
-  type BatchAccepted,
-  type BatchItem,
-  type BatchSummary,
-  batchCounts,
-  batchSummary,
-  MAX_BATCH_CHECKS,
-} from '../contract/batch.ts';
-import type { EligibilityCheckRequest } from '../contract/check-request.ts';
-import type {
-  EligibilityCheckResponse,
-  RequestCorrection,
-  VerdictStatus,
-} from '../contract/check-response.ts';
+import { IDEMPOTENCY_CONFLICT, IDEMPOTENCY_WINDOW_MS, requestHash } from '../checks/idempotency.ts';
+import { type Intake, type PayerLookup, takeIn } from '../checks/intake.ts';
+import { formatProblems } from '../checks/request.ts';
+import { type BatchAccepted, type BatchTotals, batchCounts, MAX_BATCH_CHECKS } from '../contract/batch.ts';
 import { uuidv7 } from '../ids.ts';
 import {
-  type BatchRow,
   countPendingBatchChecks,
-  findBatch,
   findBatchByIdempotencyKey,
   insertBatchWithChecks,
-  listBatches,
   type NewBatchCheck,
   releaseBatchIdempotencyKey,
   selectBatchCheckIds,
-  selectBatchItems,
-  selectBatchResults,
 } from '../store/batches.ts';
 import type { Db } from '../store/db.ts';
-import type { ResultRow } from './csv.ts';
 
 export type BatchSubmitResult =
   | { ok: true; accepted: BatchAccepted; replayed: boolean }
@@ -59,10 +38,8 @@ export const DEFAULT_MAX_PENDING_BATCH_CHECKS = 50_000;
 
 export interface BatchSubmitOptions {
   idempotencyKey?: string;
-  /** The directory's canonical id for an id or alias (as for a single submit). */
-  canonicalPayerId?: (tradingPartnerServiceId: string) => string | undefined;
-  /** Whether the payer's member ids keep their spaces and dashes (as for a single submit); default: no. */
-  keepsMemberIdSeparators?: (tradingPartnerServiceId: string) => boolean;
+  /** The payer directory (the intake's canonical ids and member id rules). */
+  payers?: PayerLookup;
   /** BATCH_MAX_PENDING_CHECKS. */
   maxPendingChecks: number;
   wake: () => void | Promise<void>;
@@ -93,23 +70,12 @@ function readEnvelope(body: unknown): Envelope | string {
   return { checks, name: (name as string | undefined) ?? null, atomic: atomic === true };
 }
 
-/**
- * Each item repaired and validated as a single submit would (request-repair.ts, then request.ts): the
- * problems of an invalid item, or the repaired request and its corrections.
- */
-function validateItems(
-  checks: unknown[],
-  keepsSeparators: BatchSubmitOptions['keepsMemberIdSeparators'],
-): { problem?: string; request: unknown; corrections: RequestCorrection[] }[] {
-  const today = new Date();
+/** Each item taken in as a single submit would be, with its problem worded as a single submit answers it. */
+function takeInItems(checks: unknown[], payers: PayerLookup | undefined): (Intake & { problem?: string })[] {
+  const now = new Date();
   return checks.map((item) => {
-    const payer = (item as { tradingPartnerServiceId?: unknown } | null)?.tradingPartnerServiceId;
-    const keep = typeof payer === 'string' && keepsSeparators ? keepsSeparators(payer) : false;
-    const { body, corrections } = repairCheckRequest(item, { keepMemberIdSeparators: keep });
-    const problems = validateCheckRequest(body, today);
-    return problems.length
-      ? { problem: formatProblems(problems), request: item, corrections: [] }
-      : { request: body, corrections };
+    const taken = takeIn(item, { payers, now });
+    return taken.ok ? taken : { ...taken, problem: formatProblems(taken.problems) };
   });
 }
 
@@ -118,11 +84,8 @@ function validateItems(
  * item (the message a single submit answers), undefined for a valid one. The portal shows these, by file
  * line, before the user decides to send the valid rows.
  */
-export function batchItemProblems(
-  checks: unknown[],
-  keepsSeparators?: BatchSubmitOptions['keepsMemberIdSeparators'],
-): (string | undefined)[] {
-  return validateItems(checks, keepsSeparators).map((v) => v.problem);
+export function batchItemProblems(checks: unknown[], payers?: PayerLookup): (string | undefined)[] {
+  return takeInItems(checks, payers).map((v) => v.problem);
 }
 
 export async function submitBatch(
@@ -133,7 +96,7 @@ export async function submitBatch(
 ): Promise<BatchSubmitResult> {
   const envelope = readEnvelope(body);
   if (typeof envelope === 'string') return { ok: false, invalid: envelope };
-  const validated = validateItems(envelope.checks, options.keepsMemberIdSeparators);
+  const validated = takeInItems(envelope.checks, options.payers);
   const problems = validated.map((v) => v.problem);
   const bad = problems.filter((p) => p !== undefined).length;
   if (envelope.atomic && bad) {
@@ -165,14 +128,9 @@ export async function submitBatch(
       return { ok: false, overLimit: { pending, limit: options.maxPendingChecks } };
     }
     const items: NewBatchCheck[] = [];
-    validated.forEach(({ problem, request: repaired, corrections }, index) => {
-      if (problem !== undefined) return;
-      const { request: sent, reuseWithinHours } = splitReuseWindow(repaired as EligibilityCheckRequest);
-      const canonical = options.canonicalPayerId?.(sent.tradingPartnerServiceId);
-      const request =
-        canonical && canonical !== sent.tradingPartnerServiceId
-          ? { ...sent, tradingPartnerServiceId: canonical }
-          : sent;
+    validated.forEach((taken, index) => {
+      if (!taken.ok) return;
+      const { request, reuseWithinHours, corrections } = taken;
       items.push({
         id: uuidv7(),
         tradingPartnerServiceId: request.tradingPartnerServiceId,
@@ -206,7 +164,7 @@ export async function submitBatch(
 }
 
 function acceptedAnswer(
-  batch: BatchRow,
+  batch: BatchTotals,
   problems: (string | undefined)[],
   ids: { id: string; batchIndex: number | null }[],
 ): BatchAccepted {
@@ -220,66 +178,4 @@ function acceptedAnswer(
     ),
     problems: problems.flatMap((message, index) => (message === undefined ? [] : [{ index, message }])),
   };
-}
-
-export const BATCH_ITEM_STATUSES = ['IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
-
-/** A batch with one page of its items; undefined for a batch that is not this organization's. */
-export async function readBatch(
-  db: Db,
-  organizationId: string,
-  id: string,
-  page: { status?: (typeof BATCH_ITEM_STATUSES)[number]; after?: number; limit: number },
-): Promise<(BatchSummary & { items: BatchItem[]; next: string | null }) | undefined> {
-  const batch = await findBatch(db, organizationId, id);
-  if (!batch) return undefined;
-  const rows = await selectBatchItems(db, batch.id, {
-    status: page.status,
-    after: page.after ?? -1,
-    limit: page.limit + 1,
-  });
-  const items = rows.slice(0, page.limit).map((r) => ({
-    id: r.id,
-    index: r.batchIndex,
-    status: r.status as BatchItem['status'],
-    verdict: (r.verdict as VerdictStatus | null) ?? null,
-  }));
-  const next = rows.length > page.limit ? String(items.at(-1)!.index) : null;
-  return { ...batchSummary(batch), items, next };
-}
-
-/** A page of the organization's batches, newest first, and the cursor of the next page (null: the last). */
-export async function listOrganizationBatches(
-  db: Db,
-  organizationId: string,
-  page: { before?: string; limit: number },
-): Promise<{ batches: BatchSummary[]; next: string | null }> {
-  const rows = await listBatches(db, organizationId, { before: page.before, limit: page.limit + 1 });
-  const batches = rows.slice(0, page.limit).map(batchSummary);
-  return { batches, next: rows.length > page.limit ? batches.at(-1)!.id : null };
-}
-
-/** Checks read per query when writing a batch's results: bounded memory for a 10,000-check batch. */
-const RESULT_PAGE = 500;
-
-/**
- * A batch's results CSV rows, page by page in request order: each check with its stored status body, the
- * exact JSON `GET /api/eligibility/{id}/status` answers, so `elig batch results --csv` (which reads that
- * route) and the portal's download write the same file. A check still in progress has no body (null), as
- * in the CLI. The caller has checked that the batch is the organization's (`readBatch`).
- */
-export async function* batchResultPages(db: Db, batchId: string): AsyncGenerator<ResultRow[]> {
-  for (let after = -1; ; ) {
-    const rows = await selectBatchResults(db, batchId, { after, limit: RESULT_PAGE });
-    if (rows.length === 0) return;
-    yield rows.map((r) => ({
-      index: r.batchIndex,
-      id: r.id,
-      body:
-        r.status === 'IN_PROGRESS' || r.result === null
-          ? null
-          : (JSON.parse(r.result) as EligibilityCheckResponse),
-    }));
-    after = rows.at(-1)!.batchIndex;
-  }
 }
