@@ -25,7 +25,8 @@ import { readDelimiters } from '../src/x12/segments.ts';
 import { tokenize } from '../src/x12/tokenizer.ts';
 import type { Delimiters, Eligibility271 } from '../src/x12/types.ts';
 
-const SAMPLES = fileURLToPath(new URL('../../shared/x12-samples/', import.meta.url));
+/** The public corpus vendored for the tests (test/fixtures/x12-corpus/README.md). */
+const SAMPLES = fileURLToPath(new URL('../test/fixtures/x12-corpus/', import.meta.url));
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 /** The targets for parse + interpret: at least these multiples of node-x12 and of the byte scan. */

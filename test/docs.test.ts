@@ -19,9 +19,14 @@ test('the README starts with the two Quick start commands', () => {
   assert.match(quick, /npm install && npm test/);
 });
 
-test('the CI script runs the README test command, then the PostgreSQL suite', () => {
+test('the CI script runs the README test command in a fresh clone, then the PostgreSQL suite', () => {
   const ci = readFileSync('.ci/run', 'utf8');
-  assert.match(ci, /npm test/);
+  const clone = ci.search(/^git clone .*"\$tmp\/p"$/m);
+  const into = ci.search(/^cd "\$tmp\/p"$/m);
+  assert.ok(clone > 0 && into > clone, 'clones into a new temporary directory and works there');
+  assert.match(ci, /^tmp="\$\(mktemp -d\)"$/m);
+  assert.match(ci, /^trap 'rm -rf "\$tmp"' EXIT$/m);
+  assert.ok(ci.indexOf('\nnpm test\n') > into, 'npm test runs in the clone');
   assert.match(ci, /DATABASE_URL=.* npm test/);
 });
 

@@ -1,5 +1,6 @@
 /**
- * The one error envelope of the API (spec section 7): `{ code, message }`, built here and nowhere else.
+ * The one error envelope of the API (docs/contract.md "The error envelope"): `{ code, message }`, built here
+ * and nowhere else.
  */
 import Type, { type Static } from 'typebox';
 

@@ -5,7 +5,10 @@
 import { EVENT_TYPES } from '../contract/webhook-events.ts';
 import { WEBHOOK_HEADERS } from '../webhooks/sign.ts';
 
-/** How a receiver checks a delivery (spec section 6; docs/webhooks.md "Verifying the signature"). */
+/**
+ * How a receiver checks a delivery (docs/contract.md "The completion webhook"; docs/webhooks.md "Verifying the
+ * signature").
+ */
 export const SIGNATURE_VERIFICATION = [
   '**Verifying the signature** (sent when a signing secret is configured in the portal, Settings > Webhooks):',
   '',

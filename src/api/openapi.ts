@@ -11,7 +11,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ErrorBody } from './errors.ts';
 import { webhookDescriptions } from './openapi-webhooks.ts';
 
-/** The version of the interface (spec section 9), not of the package: it changes when the contract does. */
+/** The version of the interface (docs/contract.md), not of the package: it changes when the contract does. */
 export const API_VERSION = '1.0.0';
 
 const COMPONENTS = '#/components/schemas/';

@@ -1,7 +1,7 @@
 /**
  * Which X12 service type codes (EB03) feed each product service type, and how a 271 row is matched to a
- * product. The table follows ../shared/x12-samples/code-tables.md ("Proposed mapping"); the order of the
- * codes is the order of preference. docs/benefit-rules.md has the same table for readers.
+ * product. The codes and their names are in docs/x12-codes.md ("Which codes the products read"); the order
+ * of the codes is the order of preference. docs/benefit-rules.md has the same table for readers.
  */
 import { PRODUCT_SERVICE_TYPES, type ProductServiceType } from '../contract/check-response.ts';
 import type { BenefitRow } from './rows.ts';

@@ -4,9 +4,9 @@
  * or TA1 rejection is reported). Each has a description, a follow-up action, possible resolutions in words a
  * front desk can act on, and, where there is one, the request field to correct (`requestField`).
  *
- * Descriptions: the spec's wording for its eight codes (eligibility-api.md 2.2), else the X12 code name
- * (x12/reject-codes.ts). Follow-up actions: the spec's for its eight codes; for the others this is the
- * default, and the payer's own AAA04 wins when it sends one.
+ * Descriptions: the contract's wording for its eight codes (docs/contract.md "Check outcome errors"), else
+ * the X12 code name (x12/reject-codes.ts). Follow-up actions: the contract's for its eight codes; for the
+ * others this is the default, and the payer's own AAA04 wins when it sends one.
  */
 import type { EligibilityCheckError } from '../contract/check-response.ts';
 import { AAA03_REJECT_REASONS, SPEC_AAA_ERRORS } from '../x12/codes.ts';

@@ -1,5 +1,6 @@
 /**
- * Builds the bodies a finished check is read and delivered with (spec 2.1 "Population by status").
+ * Builds the bodies a finished check is read and delivered with (docs/contract.md "Which fields a check
+ * carries").
  * The body is serialized once here, stored, served by the status operation and sent by the webhook.
  */
 import type { Interpretation } from '../benefits/types.ts';

@@ -1,5 +1,5 @@
 /**
- * The submit request of the API spec (../shared/spec/eligibility-api.md): one TypeBox schema is the
+ * The submit request of the API contract (docs/contract.md, "The submit request"): one TypeBox schema is the
  * validator, the TypeScript type and the OpenAPI description. The rules JSON Schema cannot say (NPI check
  * digit, real dates, known service type codes) are checked in checks/request.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The eligibility check resource of the API spec (../shared/spec/eligibility-api.md, section 2).
+ * The eligibility check resource of the API contract (docs/contract.md, "The check").
  * One schema is the validator, the TypeScript type and the OpenAPI description: never hand-write a type
  * that one of these defines.
  */

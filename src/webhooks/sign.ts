@@ -1,6 +1,6 @@
 /**
- * Webhook signatures (spec section 6): hex HMAC-SHA256 of `${timestamp}.${body}` with the organization's
- * signing secret, over the exact bytes sent. The body is serialized once when the event is stored and
+ * Webhook signatures (docs/contract.md "The completion webhook"): hex HMAC-SHA256 of `${timestamp}.${body}`
+ * with the organization's signing secret, over the exact bytes sent. The body is serialized once when the event is stored and
  * every attempt signs those stored bytes with a fresh timestamp; re-serializing would change the bytes and
  * break receivers' verification. During a secret roll's 24 h overlap a second header carries the signature
  * made with the previous secret, so receivers that have not switched yet keep verifying.

@@ -1,6 +1,6 @@
 /**
- * X12 271 code tables, one per element, matching ../shared/x12-samples/code-tables.md (test/x12/codes.test.ts
- * checks every code and meaning against it). Lookups never throw on unknown codes: real files send them.
+ * X12 271 code tables, one per element, matching docs/x12-codes.md (test/x12/codes.test.ts checks every
+ * code and meaning against it). Lookups never throw on unknown codes: real files send them.
  */
 import { SERVICE_TYPE_CODES } from './service-type-codes.ts';
 

@@ -1,6 +1,6 @@
 /**
- * AAA request-validation codes of the 271 (../shared/x12-samples/code-tables.md), and the spec's own
- * wording for the reject reasons it lists (eligibility-api.md section 2.2), which wins where both exist.
+ * AAA request-validation codes of the 271 (docs/x12-codes.md), and the contract's own wording for the reject
+ * reasons it lists (docs/contract.md "Check outcome errors"), which wins where both exist.
  */
 
 /** AAA03 reject reason (element 901). Unknown codes (e.g. a payer's `RC`) are kept as sent. */
@@ -64,7 +64,7 @@ export const AAA03_REJECT_REASONS: Readonly<Record<string, string>> = {
 
 /**
  * The AAA03 codes 005010X279A1 allows in each loop of a 271 (checked against the guide's per-loop code lists,
- * ../shared/x12-samples/code-tables.md "Where each code may appear"). Their union is AAA03_REJECT_REASONS.
+ * docs/x12-codes.md "Where each reason may appear"). Their union is AAA03_REJECT_REASONS.
  */
 const codes = (list: string) => list.split(' ');
 export const AAA03_BY_LOOP: Readonly<Record<string, readonly string[]>> = {
@@ -89,7 +89,7 @@ export const AAA04_FOLLOW_UP_ACTIONS: Readonly<Record<string, string>> = {
   Y: 'Do Not Resubmit; We Will Hold Your Request and Respond Again Shortly',
 };
 
-/** The spec's descriptions and follow-up actions (eligibility-api.md section 2.2), used verbatim. */
+/** The contract's descriptions and follow-up actions (docs/contract.md "Check outcome errors"), verbatim. */
 export const SPEC_AAA_ERRORS: Readonly<Record<string, { description: string; followupAction: string }>> = {
   '67': { description: 'Patient not found', followupAction: 'Please Correct and Resubmit' },
   '71': {

@@ -1,6 +1,6 @@
 /**
  * EB03 / EQ01 service type codes (element 1365): all 187 codes allowed in 005010X279A1, named as in
- * ../shared/x12-samples/code-tables.md.
+ * docs/x12-codes.md.
  */
 export const SERVICE_TYPE_CODES: Readonly<Record<string, string>> = {
   '1': 'Medical Care',

@@ -56,8 +56,9 @@ export interface AaaRejection {
 }
 
 /**
- * What the service reads out of one 271 transaction about the patient the inquiry was for: the spec's
- * result fields (section 2.1) minus what the service adds itself (id, status, benefits, confidence, meta).
+ * What the service reads out of one 271 transaction about the patient the inquiry was for: the contract's
+ * result fields (docs/contract.md, "Top-level fields") minus what the service adds itself (id, status,
+ * benefits, confidence, meta).
  */
 export interface Eligibility271 {
   payer: Payer;

@@ -1,6 +1,6 @@
 /**
- * Hand-labelled golden tests: real 271s from ../shared/x12-samples (and the Medicare 271s of
- * test/fixtures/x12, `source` starting with `fixtures/x12/`), parsed by the X12 parser and interpreted,
+ * Hand-labelled golden tests: real 271s of the public corpus in test/fixtures/x12-corpus (and the Medicare
+ * 271s of test/fixtures/x12, `source` starting with `fixtures/x12/`), parsed by the X12 parser and interpreted,
  * compared field by field with entries written by hand from docs/benefit-rules.md
  * (test/fixtures/golden/*.json; each file's `notes` says which segments justify the tricky values, and
  * `evidence`, where present, names the EB segments each value rests on: every one must be in the file).
@@ -11,9 +11,9 @@ import { describe, test as nodeTest } from 'node:test';
 import { interpretBenefits } from '../../src/benefits/interpret.ts';
 import type { BenefitEntry } from '../../src/contract/check-response.ts';
 import { parse271 } from '../../src/x12/parse271.ts';
+import { CORPUS } from '../helpers/x12-corpus.ts';
 
 const GOLDEN_DIR = new URL('../fixtures/golden/', import.meta.url);
-const SAMPLES = new URL('../../../shared/x12-samples/', import.meta.url);
 const FIXTURES = new URL('../', import.meta.url);
 
 interface ScoreRange {
@@ -85,7 +85,7 @@ for (const { name, golden } of goldens) {
     // A golden with a known defect outside the interpreter runs its tests as todo (reported, not failing).
     const test = (title: string, fn: () => void) => nodeTest(title, { todo: golden.todo }, fn);
     const local = golden.source.startsWith('fixtures/x12/');
-    const text = readFileSync(new URL(golden.source, local ? FIXTURES : SAMPLES), 'utf8');
+    const text = readFileSync(new URL(golden.source, local ? FIXTURES : CORPUS), 'utf8');
     const outcome = parse271(text);
     const parsed = outcome.kind === '271' ? outcome.result : undefined;
 

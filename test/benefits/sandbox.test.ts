@@ -1,5 +1,5 @@
 /**
- * The spec's sandbox tables (../shared/spec/sandbox-payer.md): the exact numbers of Table A and Table B and
+ * The sandbox tables (docs/sandbox.md): the exact numbers of Table A and Table B and
  * the scenarios SBX1000003–6 must come out of 271 rows written per docs/sandbox-271.md.
  */
 import assert from 'node:assert/strict';

@@ -11,7 +11,7 @@ import {
 import { EligibilityCheckRequest } from '../../src/contract/check-request.ts';
 import { AAA03_BY_LOOP, AAA03_REJECT_REASONS } from '../../src/x12/codes.ts';
 
-/** The spec's table (eligibility-api.md section 2.2), copied here on purpose: the code must not drift from it. */
+/** The contract's table (docs/contract.md "Check outcome errors"), copied here on purpose: the code must not drift. */
 const SPEC_TABLE: [string, string, string][] = [
   ['67', 'Patient not found', 'Please Correct and Resubmit'],
   [

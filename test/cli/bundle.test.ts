@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { eventually } from '../helpers/eventually.ts';
 import { member } from '../helpers/members.ts';
 import { dropTestSchema, sandboxRequest, testConfig } from '../helpers/service.ts';
+import { CORPUS_DIR } from '../helpers/x12-corpus.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const scratch = join(ROOT, '.tmp', `bundle-test-${process.pid}`);
@@ -119,7 +120,7 @@ test('the bundle serves: a sandbox check completes with benefits; portal assets 
 });
 
 test('the bundle parses a corpus 271 with `x12 parse`', async () => {
-  const file = join(ROOT, '..', 'shared', 'x12-samples', 'cosyte-x12', '271_5010A1_aaa_with_benefits.edi');
+  const file = join(CORPUS_DIR, 'cosyte-x12', '271_5010A1_aaa_with_benefits.edi');
   const res = await run([join(ROOT, 'bin', 'elig.mjs'), 'x12', 'parse', file], {
     ELIG_ENV: 'test',
     LOG_LEVEL: 'silent',

@@ -17,13 +17,13 @@ const TSC = projectPath('node_modules', 'typescript', 'bin', 'tsc');
 const manifest = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8'));
 
 let work: string;
-/** The package as published: its manifest, README and sources, and dist/ built by its own tsconfig. */
+/** The package as published: its manifest, README, licence and sources, and dist/ built by its own tsconfig. */
 let published: string;
 before(() => {
   work = mkdtempSync(join(tmpdir(), 'elig-client-pkg-'));
   published = join(work, 'package');
   mkdirSync(published);
-  for (const file of ['package.json', 'README.md', 'src', 'tsconfig.json']) {
+  for (const file of ['package.json', 'README.md', 'LICENSE', 'src', 'tsconfig.json']) {
     cpSync(join(PACKAGE, file), join(published, file), { recursive: true });
   }
   execFileSync(process.execPath, [TSC, '-p', join(published, 'tsconfig.json')], { stdio: 'pipe' });
@@ -54,7 +54,7 @@ test('the sources import nothing outside the package (zero runtime dependencies)
   }
 });
 
-test('npm pack ships the built ESM, its declarations and the README', () => {
+test('npm pack ships the built ESM, its declarations, the README and the licence', () => {
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: published,
     encoding: 'utf8',
@@ -62,11 +62,19 @@ test('npm pack ships the built ESM, its declarations and the README', () => {
   });
   const [pack] = JSON.parse(out) as { name: string; version: string; files: { path: string }[] }[];
   const paths = pack!.files.map((f) => f.path);
-  for (const path of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/client.js']) {
+  for (const path of [
+    'package.json',
+    'README.md',
+    'LICENSE',
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/client.js',
+  ]) {
     assert.ok(paths.includes(path), `${path} in ${paths.join(', ')}`);
   }
   assert.ok(!paths.some((p) => p.includes('test')), 'no tests in the package');
   assert.deepEqual([pack!.name, pack!.version], ['@eligibility/client', '1.0.0']);
+  assert.equal(JSON.parse(readFileSync(join(published, 'package.json'), 'utf8')).license, 'Apache-2.0');
 });
 
 test('an installed copy imports by name with plain Node and type-checks with DOM types only', () => {

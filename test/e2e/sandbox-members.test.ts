@@ -1,6 +1,6 @@
 /**
  * Every sandbox member end to end: submit over HTTP, the worker builds a 270, the sandbox answers a 271,
- * the parser and interpreter read it, and the numbers of ../shared/spec/sandbox-payer.md come back.
+ * the parser and interpreter read it, and the numbers of docs/sandbox.md come back.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

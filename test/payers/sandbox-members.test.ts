@@ -1,7 +1,7 @@
 /**
  * Every sandbox member: a 270 from build270 through the connector, and the 271 read back with the plain
- * segment reader. Expected values are the spec's tables (../shared/spec/sandbox-payer.md) and the row
- * conventions of docs/sandbox-271.md, written out here by hand.
+ * segment reader. Expected values are the tables of docs/sandbox.md and the row conventions of
+ * docs/sandbox-271.md, written out here by hand.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -21,7 +21,7 @@ test('the signature matches an HMAC-SHA256 computed independently (openssl dgst 
   assert.equal(signWebhook({ secret, timestamp, body: new Uint8Array(Buffer.from(unicode)) }), expected);
 });
 
-test('the signed string is timestamp, a period, body (spec section 6)', () => {
+test('the signed string is timestamp, a period, body (docs/contract.md)', () => {
   const expected = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
   assert.equal(signWebhook({ secret, timestamp, body }), expected);
   assert.equal(signWebhook({ secret, timestamp: String(timestamp), body }), expected);

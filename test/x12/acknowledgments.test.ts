@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
 import { parse271 } from '../../src/x12/parse271.ts';
+import { CORPUS_DIR } from '../helpers/x12-corpus.ts';
 
-const SAMPLES = resolve(process.cwd(), '../shared/x12-samples');
 const ISA =
   'ISA*00*          *00*          *ZZ*PAYER          *ZZ*ELIGSVC        *260304*0907*^*00501*000000777*0*P*:~';
 
@@ -20,7 +20,9 @@ function rejection(text: string) {
 }
 
 test('a 999 names the first segment and element in error, with the codes in words', () => {
-  const r = rejection(readFileSync(resolve(SAMPLES, 'cosyte-x12/999_5010A1_accept_with_errors.edi'), 'utf8'));
+  const r = rejection(
+    readFileSync(resolve(CORPUS_DIR, 'cosyte-x12/999_5010A1_accept_with_errors.edi'), 'utf8'),
+  );
   assert.deepEqual(
     { ...r, message: undefined },
     {
@@ -39,7 +41,7 @@ test('a 999 names the first segment and element in error, with the codes in word
 });
 
 test('a 999 without IK4 names the segment and its syntax error', () => {
-  const r = rejection(readFileSync(resolve(SAMPLES, 'imsweb-x12-parser/999_5010_rejected.txt'), 'utf8'));
+  const r = rejection(readFileSync(resolve(CORPUS_DIR, 'imsweb-x12-parser/999_5010_rejected.txt'), 'utf8'));
   assert.equal(r.code, 'R');
   assert.equal(r.segment, 'NM');
   assert.equal(r.element, undefined);

@@ -9,10 +9,10 @@ import { describe, test } from 'node:test';
 import { parse271, parse271All } from '../../src/x12/parse271.ts';
 import { tokenize } from '../../src/x12/tokenizer.ts';
 import { type Parsed271Outcome, X12Error } from '../../src/x12/types.ts';
+import { CORPUS } from '../helpers/x12-corpus.ts';
 import { build271, ISA, interchange, simple271, transaction } from './build.ts';
 
-const SAMPLES = new URL('../../../shared/x12-samples/', import.meta.url);
-const corpus = (path: string) => readFileSync(new URL(path, SAMPLES), 'utf8');
+const corpus = (path: string) => readFileSync(new URL(path, CORPUS), 'utf8');
 
 /** parse271's outcome, or the X12Error it threw; any other exception fails the test. */
 function attempt(text: string, options?: { traceNumber?: string }): Parsed271Outcome | X12Error {

@@ -8,8 +8,9 @@ import { describe, it } from 'node:test';
 import { afterTokenizing, blueprint, make } from '../../bench/x12.ts';
 import { interpretBenefits } from '../../src/benefits/interpret.ts';
 import { parse271 } from '../../src/x12/parse271.ts';
+import { CORPUS } from '../helpers/x12-corpus.ts';
 
-const SAMPLE = new URL('../../../shared/x12-samples/tigershark/271_5010_medica_hsd.txt', import.meta.url);
+const SAMPLE = new URL('tigershark/271_5010_medica_hsd.txt', CORPUS);
 
 describe('bench/x12 floor: blueprints rebuild the very output', () => {
   it('rebuilds a parsed 271 and its interpretation as new, equal objects', () => {

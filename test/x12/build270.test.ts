@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { X12Parser } from 'node-x12';
 import { build270, type Envelope270, type Inquiry270, X12BuildError } from '../../src/x12/build270.ts';
 import { readSegments, type Segment } from '../../src/x12/segments.ts';
 import { member } from '../helpers/members.ts';
-
-const SAMPLES = resolve(process.cwd(), '../shared/x12-samples');
+import { CORPUS_DIR } from '../helpers/x12-corpus.ts';
 
 const inquiry = (over: Partial<Inquiry270> = {}): Inquiry270 => ({
   payer: { name: 'Sandbox Health Plan', id: 'SANDBOX' },
@@ -96,7 +94,7 @@ describe('build270', () => {
 
   test('has the same segment layout as a real 5010 subscriber 270', () => {
     const real = readSegments(
-      readFileSync(`${SAMPLES}/linuxforhealth-x12/270_5010A1_subscriber.270`, 'utf8'),
+      readFileSync(`${CORPUS_DIR}/linuxforhealth-x12/270_5010A1_subscriber.270`, 'utf8'),
     );
     const ours = readSegments(build270(inquiry({ encounter: { dateOfService: '20260301' } }), envelope()));
     const layout = (s: Segment[]) => s.map((x) => (x.id === 'HL' ? `HL/${x.elements[3]}` : x.id));

@@ -9,11 +9,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { eligInProcess } from '../helpers/cli.ts';
+import { CORPUS_DIR } from '../helpers/x12-corpus.ts';
 import { build271, simple271 } from './build.ts';
 
-const SAMPLES = fileURLToPath(new URL('../../../shared/x12-samples/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'elig-x12-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -27,7 +26,10 @@ function file(name: string, content: string): string {
 
 describe('elig x12 parse', () => {
   test('a corpus 271 prints the spec’s result fields, benefits and confidence; exit 0', async () => {
-    const { code, stdout, stderr } = await run('parse', join(SAMPLES, 'tigershark/271_5010_medica_hsd.txt'));
+    const { code, stdout, stderr } = await run(
+      'parse',
+      join(CORPUS_DIR, 'tigershark/271_5010_medica_hsd.txt'),
+    );
     assert.equal(code, 0);
     const body = JSON.parse(stdout);
     assert.equal(body.payer.payerName, 'MEDICA COM');
@@ -45,7 +47,7 @@ describe('elig x12 parse', () => {
   test('--raw prints the loop tree with positions', async () => {
     const { code, stdout } = await run(
       'parse',
-      join(SAMPLES, 'linuxforhealth-x12/271_5010A1_dependent.271'),
+      join(CORPUS_DIR, 'linuxforhealth-x12/271_5010A1_dependent.271'),
       '--raw',
     );
     assert.equal(code, 0);
@@ -63,7 +65,7 @@ describe('elig x12 parse', () => {
   });
 
   test('a 999 is printed as a rejection', async () => {
-    const { code, stdout } = await run('parse', join(SAMPLES, 'imsweb-x12-parser/999_5010_rejected.txt'));
+    const { code, stdout } = await run('parse', join(CORPUS_DIR, 'imsweb-x12-parser/999_5010_rejected.txt'));
     assert.equal(code, 0);
     assert.deepEqual(JSON.parse(stdout).rejected.kind, '999');
   });
@@ -95,7 +97,7 @@ describe('elig x12 parse', () => {
   test('through bin/elig.mjs', () => {
     const child = spawnSync(
       process.execPath,
-      ['bin/elig.mjs', 'x12', 'parse', join(SAMPLES, 'cosyte-x12/271_5010A1_canonical.edi')],
+      ['bin/elig.mjs', 'x12', 'parse', join(CORPUS_DIR, 'cosyte-x12/271_5010A1_canonical.edi')],
       {
         encoding: 'utf8',
         env: { ...process.env, ELIG_ENV: 'test' },

@@ -1,12 +1,13 @@
 /**
- * The code tables against ../shared/x12-samples/code-tables.md: every code the sheet lists is in the
- * table with the same meaning (compared without case, punctuation and parenthetical notes), and the
- * tables hold no code the sheet does not list.
+ * The code tables against docs/x12-codes.md, the project's reference for them: every code the page lists is
+ * in the table with the same meaning (compared without case, punctuation and parenthetical notes; service
+ * types and reject reasons exactly), and the tables hold no code the page does not list.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import {
+  AAA03_BY_LOOP,
   AAA03_REJECT_REASONS,
   AAA04_FOLLOW_UP_ACTIONS,
   EB01_BENEFIT_CODES,
@@ -25,37 +26,46 @@ import {
   TIME_PERIOD_QUALIFIERS,
 } from '../../src/x12/codes.ts';
 
-const sheet = readFileSync(new URL('../../../shared/x12-samples/code-tables.md', import.meta.url), 'utf8');
+const page = readFileSync(new URL('../../docs/x12-codes.md', import.meta.url), 'utf8');
 
-function section(heading: string, until: string): string {
-  const start = sheet.indexOf(heading);
-  assert.ok(start >= 0, heading);
-  return sheet.slice(start, sheet.indexOf(until, start + heading.length));
+/** The body of the section whose heading line starts with `heading`, up to the next heading of any level. */
+function section(text: string, heading: string): string {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => /^#{2,3} /.test(l) && l.replace(/^#+ /, '').startsWith(heading));
+  assert.ok(start >= 0, `no section "${heading}"`);
+  const end = lines.findIndex((l, i) => i > start && /^#{1,3} /.test(l));
+  return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
 }
 
-/** `| code | meaning | code | meaning |` rows → code → meaning. */
-function pairTable(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('| ') || line.startsWith('| code')) continue;
-    const cells = line
+/** The rows of a section's first Markdown table, without its header and rule; codes lose their backticks. */
+function rows(text: string): string[][] {
+  const table = text.split('\n').filter((l) => l.startsWith('|'));
+  assert.ok(table.length >= 2, 'a table');
+  return table.slice(2).map((l) =>
+    l
       .split('|')
       .slice(1, -1)
-      .map((c) => c.trim());
+      .map((c) => c.trim().replace(/^`(.*)`$/, '$1')),
+  );
+}
+
+/** `| code | meaning | code | meaning |` rows (any number of pairs) → code → meaning. */
+function pairs(heading: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const cells of rows(section(page, heading)))
     for (let k = 0; k + 1 < cells.length; k += 2) if (cells[k]) out.set(cells[k]!, cells[k + 1]!);
-  }
   return out;
 }
 
-/** `CODE meaning · CODE meaning` → code → meaning. */
-function dotList(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const item of text.split('·')) {
-    const m = /^\s*(\S+)\s+(.*?)\s*$/.exec(item);
-    if (m) out.set(m[1]!, m[2]!);
-  }
-  return out;
+/** `| code | meaning | <column> |` rows → code → [meaning, column]. */
+function withColumn(heading: string): Map<string, [string, string]> {
+  return new Map(rows(section(page, heading)).map(([code, meaning, column]) => [code!, [meaning!, column!]]));
 }
+
+const only = (table: Map<string, [string, string]>, column: string) =>
+  new Map([...table].filter(([, [, c]]) => c === column).map(([code, [meaning]]) => [code, meaning]));
+const meanings = (table: Map<string, [string, string]>) =>
+  new Map([...table].map(([code, [meaning]]) => [code, meaning]));
 
 const normalize = (s: string) =>
   s
@@ -64,38 +74,39 @@ const normalize = (s: string) =>
     .replace(/&/g, 'and')
     .replace(/[^a-z0-9]/g, '');
 
-function sameMeanings(table: Readonly<Record<string, string>>, expected: Map<string, string>, exact = false) {
+/** Every code of `expected` is in `table` with the same meaning, and `table` has no other code. */
+function sameTable(table: Readonly<Record<string, string>>, expected: Map<string, string>, exact = false) {
   for (const [code, meaning] of expected) {
     assert.ok(Object.hasOwn(table, code), `code ${code} missing`);
     if (exact) assert.equal(table[code], meaning, code);
     else
       assert.equal(normalize(table[code]!), normalize(meaning), `${code}: "${table[code]}" vs "${meaning}"`);
   }
+  assert.deepEqual(Object.keys(table).sort(), [...expected.keys()].sort(), 'the same codes');
 }
 
-describe('code tables match code-tables.md', () => {
+describe('code tables match docs/x12-codes.md', () => {
   test('EB01: all 35 benefit codes', () => {
-    const expected = pairTable(section('## EB01', '## EB02'));
+    const expected = pairs('EB01');
     assert.equal(expected.size, 35);
-    sameMeanings(EB01_BENEFIT_CODES, expected);
-    assert.equal(Object.keys(EB01_BENEFIT_CODES).length, 35);
+    sameTable(EB01_BENEFIT_CODES, expected);
   });
 
-  test('EB02: the 271 coverage levels by name, the rest of the element list by code', () => {
-    const text = section('## EB02', '## EB06');
-    const allowed = dotList(text.slice(text.indexOf('271:') + 4, text.indexOf('. [')));
-    assert.equal(allowed.size, 9);
-    sameMeanings(EB02_COVERAGE_LEVELS, allowed);
+  test('EB02: the 9 coverage levels of the 271, and the other 9 of the element', () => {
+    const table = withColumn('EB02');
+    assert.equal(only(table, 'yes').size, 9);
+    for (const code of ['CHD', 'DEP', 'ECH', 'EMP', 'ESP', 'FAM', 'IND', 'SPC', 'SPO'])
+      assert.equal(table.get(code)?.[1], 'yes', code);
     for (const code of ['E1D', 'E2D', 'E3D', 'E5D', 'E6D', 'E7D', 'E8D', 'E9D', 'TWO'])
-      assert.ok(EB02_COVERAGE_LEVELS[code], code);
-    assert.equal(Object.keys(EB02_COVERAGE_LEVELS).length, 18);
+      assert.equal(table.get(code)?.[1], 'no', code);
+    assert.equal(table.size, 18);
+    sameTable(EB02_COVERAGE_LEVELS, meanings(table));
   });
 
   test('EB03: all 187 service type codes with their exact names', () => {
-    const expected = pairTable(section('## Service type codes', 'Codes to look for'));
+    const expected = pairs('Service type codes');
     assert.equal(expected.size, 187);
-    sameMeanings(SERVICE_TYPE_CODES, expected, true);
-    assert.equal(Object.keys(SERVICE_TYPE_CODES).length, 187);
+    sameTable(SERVICE_TYPE_CODES, expected, true);
     assert.equal(serviceTypeName('PT'), 'Physical Therapy');
     assert.equal(serviceTypeName('ZZ'), undefined);
   });
@@ -107,84 +118,72 @@ describe('code tables match code-tables.md', () => {
     }
   });
 
-  test('EB06 / HSD05: time period qualifiers', () => {
-    const text = section('## EB06', 'In practice');
-    const list = text.slice(text.indexOf('\n') + 1, text.indexOf('. (HSD05'));
-    const expected = dotList(list);
-    assert.equal(expected.size, 19);
-    sameMeanings(TIME_PERIOD_QUALIFIERS, expected);
-    assert.equal(Object.keys(TIME_PERIOD_QUALIFIERS).length, 19);
+  test('EB06 / HSD05: 19 time period qualifiers, all but 13 and 36 allowed in HSD05', () => {
+    const table = withColumn('EB06');
+    assert.equal(table.size, 19);
+    sameTable(TIME_PERIOD_QUALIFIERS, meanings(table));
+    assert.deepEqual([...only(table, 'no').keys()], ['13', '36']);
   });
 
-  test('EB09: quantity qualifiers, plus VS and YY', () => {
-    const text = section('## EB09', '## EB11');
-    const expected = dotList(text.slice(text.indexOf('list:') + 5, text.indexOf('. [')));
-    assert.equal(expected.size, 16);
-    sameMeanings(EB09_QUANTITY_QUALIFIERS, expected);
+  test('EB09: the 16 quantity qualifiers of X279A1, plus VS and YY', () => {
+    const table = withColumn('EB09');
+    assert.equal(only(table, 'X279A1').size, 16);
+    assert.deepEqual(
+      [...table.keys()].filter((c) => table.get(c)![1] !== 'X279A1'),
+      ['VS', 'YY'],
+    );
+    sameTable(EB09_QUANTITY_QUALIFIERS, meanings(table));
     assert.equal(EB09_QUANTITY_QUALIFIERS.VS, 'Visits');
     assert.equal(EB09_QUANTITY_QUALIFIERS.YY, 'Years');
     assert.equal(Object.keys(EB09_QUANTITY_QUALIFIERS).length, 18);
   });
 
-  test('EB11 and EB12 indicators', () => {
-    const eb11 = section('## EB11', '## EB12');
-    const auth = dotList(eb11.slice(eb11.indexOf(']\n') + 2, eb11.lastIndexOf('.')));
+  test('EB11 and EB12 indicators, in the same order', () => {
+    const auth = pairs('EB11');
     assert.deepEqual([...auth.keys()], Object.keys(EB11_AUTHORIZATION_INDICATORS));
-    for (const [code, meaning] of auth)
-      assert.equal(normalize(EB11_AUTHORIZATION_INDICATORS[code]!), normalize(meaning.split(',')[0]!));
-    const eb12 = section('## EB12', 'Payers often');
-    const network = dotList(eb12.slice(eb12.indexOf(']\n') + 2, eb12.lastIndexOf('.')));
+    sameTable(EB11_AUTHORIZATION_INDICATORS, auth);
+    const network = pairs('EB12');
     assert.deepEqual([...network.keys()], Object.keys(EB12_NETWORK_INDICATORS));
-    sameMeanings(EB12_NETWORK_INDICATORS, network);
+    sameTable(EB12_NETWORK_INDICATORS, network);
   });
 
-  test('HSD01, HSD03 by name; HSD07 and HSD08 by code', () => {
-    const rows = new Map(
-      section('## HSD', '## AAA03')
-        .split('\n')
-        .filter((l) => l.startsWith('| HSD'))
-        .map((l) => {
-          const [name, codes] = l
-            .split('|')
-            .slice(1, -1)
-            .map((c) => c.trim());
-          return [name!.split(' ')[0]!, codes!] as const;
-        }),
-    );
-    sameMeanings(HSD01_QUANTITY_QUALIFIERS, dotList(rows.get('HSD01')!));
+  test('HSD01, HSD03, HSD07 and HSD08', () => {
+    sameTable(HSD01_QUANTITY_QUALIFIERS, pairs('HSD01'));
     assert.equal(Object.keys(HSD01_QUANTITY_QUALIFIERS).length, 5);
-    sameMeanings(HSD03_UNITS, dotList(rows.get('HSD03')!));
+    sameTable(HSD03_UNITS, pairs('HSD03'));
     assert.equal(Object.keys(HSD03_UNITS).length, 5);
-    const frequencies = new Set<string>();
-    for (const code of dotList(rows.get('HSD07')!).keys()) {
-      // `1–5` and `P–V` are ranges in the sheet.
-      const range = /^(\w)–(\w)$/.exec(code);
-      if (!range) frequencies.add(code);
-      else
-        for (let c = range[1]!.charCodeAt(0); c <= range[2]!.charCodeAt(0); c++)
-          frequencies.add(String.fromCharCode(c));
-    }
-    assert.deepEqual(new Set(Object.keys(HSD07_DELIVERY_FREQUENCIES)), frequencies);
-    assert.deepEqual(new Set(Object.keys(HSD08_DELIVERY_TIMES)), new Set(dotList(rows.get('HSD08')!).keys()));
+    sameTable(HSD07_DELIVERY_FREQUENCIES, pairs('HSD07'));
+    assert.equal(Object.keys(HSD07_DELIVERY_FREQUENCIES).length, 39);
+    sameTable(HSD08_DELIVERY_TIMES, pairs('HSD08'));
+    assert.equal(Object.keys(HSD08_DELIVERY_TIMES).length, 8);
   });
 
-  test('AAA03 reject reasons verbatim, AAA04 follow-up actions', () => {
-    const reasons = pairTable(section('## AAA03', 'Where each code'));
+  test('AAA03 reject reasons verbatim, the loops each may appear in, AAA04 follow-up actions', () => {
+    const reasons = pairs('AAA03');
     assert.equal(reasons.size, 55);
-    sameMeanings(AAA03_REJECT_REASONS, reasons, true);
-    assert.equal(Object.keys(AAA03_REJECT_REASONS).length, 55);
-    const text = section('## AAA01 / AAA04', '## Service type codes');
-    const actions = dotList(text.slice(text.indexOf('[SE-ED]:') + 8, text.lastIndexOf('.')));
+    sameTable(AAA03_REJECT_REASONS, reasons, true);
+    const loops = new Map(
+      rows(section(page, 'Where each reason may appear')).map(([loop, codes]) => [loop!, codes!.split(', ')]),
+    );
+    assert.deepEqual(Object.fromEntries(loops), AAA03_BY_LOOP);
+    const actions = pairs('AAA01 and AAA04');
     assert.equal(actions.size, 8);
-    sameMeanings(AAA04_FOLLOW_UP_ACTIONS, actions);
+    sameTable(AAA04_FOLLOW_UP_ACTIONS, actions);
   });
 
-  test('the spec’s own AAA wording (eligibility-api.md 2.2) names the same reasons', () => {
+  test('the API’s own AAA wording (docs/contract.md, outcome errors) names the same reasons', () => {
     for (const [code, { description, followupAction }] of Object.entries(SPEC_AAA_ERRORS)) {
       assert.equal(normalize(description), normalize(AAA03_REJECT_REASONS[code]!), code);
       assert.equal(followupAction, AAA04_FOLLOW_UP_ACTIONS.C);
     }
     assert.deepEqual(Object.keys(SPEC_AAA_ERRORS).sort(), ['67', '71', '72', '73', '75', '77']);
+    const contract = readFileSync(new URL('../../docs/contract.md', import.meta.url), 'utf8');
+    const table = new Map(
+      rows(section(contract, 'Check outcome errors'))
+        .filter(([code]) => /^\d\d$/.test(code!))
+        .map(([code, description, followupAction]) => [code!, { description, followupAction }]),
+    );
+    assert.deepEqual(Object.fromEntries(table), SPEC_AAA_ERRORS);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The shared corpus (../shared/x12-samples): every 271 parses with no error-severity issue, and the
+ * The public corpus (test/fixtures/x12-corpus): every 271 parses with no error-severity issue, and the
  * features PROVENANCE.tsv lists for each file are found by the parser (EB counts and codes, AAA codes by
  * level, dependents, HSD/MSG/LS, EB06/EB09/EB11/EB12 values, EB13, service type codes, delimiters,
  * SE01 mismatches as warnings, transaction counts). 270s tokenize; 999s come back as `rejected`.
@@ -11,9 +11,9 @@ import type { BenefitsInformation } from '../../src/contract/check-response.ts';
 import { parse271, parse271All, parse271Tree, type RawLoop } from '../../src/x12/parse271.ts';
 import { tokenize } from '../../src/x12/tokenizer.ts';
 import { type Eligibility271, X12Error } from '../../src/x12/types.ts';
+import { CORPUS } from '../helpers/x12-corpus.ts';
 
-const SAMPLES = new URL('../../../shared/x12-samples/', import.meta.url);
-const read = (path: string) => readFileSync(new URL(path, SAMPLES), 'utf8');
+const read = (path: string) => readFileSync(new URL(path, CORPUS), 'utf8');
 
 interface Row {
   path: string;

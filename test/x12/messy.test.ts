@@ -1,6 +1,7 @@
 /**
- * What real payer files do beyond the corpus (README "Real payer files are messier"): each is recovered
- * without attaching anything to the wrong person, and each problem is reported with its segment position.
+ * What real payer files do beyond the corpus (test/fixtures/x12-corpus/README.md, "Beyond the corpus"): each
+ * is recovered without attaching anything to the wrong person, and each problem is reported with its segment
+ * position.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -7,11 +7,10 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { parse271 } from '../../src/x12/parse271.ts';
 import type { Eligibility271 } from '../../src/x12/types.ts';
-
-const SAMPLES = new URL('../../../shared/x12-samples/', import.meta.url);
+import { CORPUS } from '../helpers/x12-corpus.ts';
 
 function parsed(path: string, traceNumber?: string): Eligibility271 {
-  const outcome = parse271(readFileSync(new URL(path, SAMPLES), 'utf8'), { traceNumber });
+  const outcome = parse271(readFileSync(new URL(path, CORPUS), 'utf8'), { traceNumber });
   assert.equal(outcome.kind, '271');
   return (outcome as { result: Eligibility271 }).result;
 }

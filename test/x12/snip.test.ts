@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { parse271, parse271Each } from '../../src/x12/parse271.ts';
 import type { Eligibility271 } from '../../src/x12/types.ts';
+import { CORPUS } from '../helpers/x12-corpus.ts';
 import { build271, interchange, simple271, transaction } from './build.ts';
 
 function result(text: string): Eligibility271 {
@@ -165,7 +166,7 @@ describe('structural validation (SNIP 1 and 2)', () => {
 
 describe('the public corpus', () => {
   test('every 271 parses; structural warnings per code are the ones reviewed in docs/x12.md', () => {
-    const root = new URL('../../../shared/x12-samples/', import.meta.url);
+    const root = CORPUS;
     const counts: Record<string, number> = {};
     let transactions = 0;
     for (const dir of readdirSync(root, { withFileTypes: true })) {

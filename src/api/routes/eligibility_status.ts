@@ -1,4 +1,7 @@
-/** GET /api/eligibility/{id}/status: the check, shaped by its status (spec 2.1 "Population by status"). */
+/**
+ * GET /api/eligibility/{id}/status: the check, shaped by its status (docs/contract.md "Which fields a check
+ * carries").
+ */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Static } from 'typebox';
 import { EligibilityCheckResponse } from '../../contract/check-response.ts';

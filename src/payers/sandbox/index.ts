@@ -1,7 +1,7 @@
 /**
- * The built-in sandbox payer (../shared/spec/sandbox-payer.md): a `PayerConnector` that reads the 270,
- * matches the subscriber against its member table and answers real 271 text after a simulated latency.
- * Scenario members are slow, flaky, silent or rejected; see docs/sandbox.md.
+ * The built-in sandbox payer (docs/sandbox.md): a `PayerConnector` that reads the 270, matches the subscriber
+ * against its member table and answers real 271 text after a simulated latency. Scenario members are slow,
+ * flaky, silent or rejected.
  */
 
 import { X12BuildError } from '../../x12/build270.ts';

@@ -1,5 +1,5 @@
 /**
- * The sandbox's subscriber matching rules (../shared/spec/sandbox-payer.md, "Matching"), applied in order.
+ * The sandbox's subscriber matching rules (docs/sandbox.md, "Matching"), applied in order.
  * Each failure is an AAA reject reason for loop 2100C.
  */
 import type { ReceivedInquiry } from './inquiry.ts';

@@ -1,5 +1,5 @@
 /**
- * The sandbox payer's member table: every member of ../shared/spec/sandbox-payer.md with its plan as data.
+ * The sandbox payer's member table: every member of docs/sandbox.md with its plan as data.
  * The 271 is generated from these records (respond271.ts), so every number the service reports for a
  * sandbox member comes out of real X12 through the parser and the interpreter.
  */
