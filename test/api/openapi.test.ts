@@ -15,6 +15,7 @@ import { EXAMPLE_SCENARIOS } from '../../src/api/openapi-examples.ts';
 import { createApiKey } from '../../src/tenancy/api-keys.ts';
 import { dayFromToday, monitorBody } from '../helpers/monitors.ts';
 import { deref } from '../helpers/openapi.ts';
+import { servedRoutes } from '../helpers/route-table.ts';
 import { client, startTestService, type TestService } from '../helpers/service.ts';
 
 let svc: TestService;
@@ -180,25 +181,8 @@ export const incomplete: SubmitBody = { tradingPartnerServiceId: 'SANDBOX', prov
   }
 });
 
-/** `[METHOD, path with {params}]` of every route the app serves, read from Fastify's route tree. */
-function servedRoutes(): [string, string][] {
-  const tree = svc.service.app!.printRoutes({ commonPrefix: false });
-  const stack: string[] = [];
-  const routes: [string, string][] = [];
-  for (const line of tree.split('\n')) {
-    const m = /^([│├└─\s]*)(\S.*?) \(([A-Z, ]+)\)$/.exec(line);
-    if (!m) continue;
-    const depth = m[1]!.length / 4;
-    stack.length = depth;
-    stack.push(m[2]!);
-    const path = stack.join('').replace(/:(\w+)/g, '{$1}');
-    for (const method of m[3]!.split(', ')) routes.push([method, path]);
-  }
-  return routes;
-}
-
 test('every route the app serves under /api is documented, and every documented one is served', () => {
-  const served = servedRoutes();
+  const served = servedRoutes(svc.service.app!).map(({ method, path }) => [method, path] as [string, string]);
   assert.ok(
     served.some(([m, p]) => m === 'GET' && p === '/portal/checks'),
     'the route tree was read',
