@@ -30,13 +30,39 @@ export function securityCases(route: CoveredRoute, ctx: SecurityContext): Securi
   const cases: SecurityCase[] = [];
   const add = (name: string, run: () => Promise<void>) => cases.push({ name, run });
   const body = () => (route.hasBody ? ctx.bodyOf(route) : undefined);
-  const sharedPath = async () =>
-    route.params.length ? pathWith(route, await ctx.resourceOf(route)) : route.path;
-  const refused = (name: string, authorization: string | undefined, refusal: 'unauthorized' | 'forbidden') =>
-    add(name, async () => {
-      const answer = await send(ctx.url, route, { authorization, path: await sharedPath(), body: body() });
-      expectRefusal(route, answer, refusal, ctx.secrets);
-    });
+  const readable = ctx.routes.find((r) => r.method === 'GET' && r.path === route.path);
+  /**
+   * Runs `act` on the route's path, filled with the owner's resource; for a write on a resource, also
+   * checks that the owner sees it afterwards as it was before (a refusal changes nothing).
+   */
+  const onOwners = async (act: (path: string) => Promise<void>) => {
+    if (!route.params.length) return act(route.path);
+    const path = pathWith(route, await ctx.resourceOf(route));
+    const view = async () =>
+      readable && route.method !== 'GET'
+        ? send(ctx.url, readable, { authorization: `Key ${keys.owner}`, path })
+        : undefined;
+    const before = await view();
+    await act(path);
+    const after = await view();
+    if (before && after) {
+      assert.equal(after.status, readable!.success, after.text);
+      assert.deepEqual(after.body, before.body, 'the owner still sees it as it was');
+    }
+  };
+  const refused = (
+    name: string,
+    authorization: string | undefined,
+    refusal: 'unauthorized' | 'forbidden',
+    check?: (text: string) => void,
+  ) =>
+    add(name, () =>
+      onOwners(async (path) => {
+        const answer = await send(ctx.url, route, { authorization, path, body: body() });
+        expectRefusal(route, answer, refusal, ctx.secrets);
+        check?.(answer.text);
+      }),
+    );
   const others = SCOPES.filter((s) => s !== route.scope);
 
   refused('no Authorization header → 401', undefined, 'unauthorized');
@@ -44,27 +70,35 @@ export function securityCases(route: CoveredRoute, ctx: SecurityContext): Securi
   refused('Key with garbage → 401', 'Key %not-a-key%', 'unauthorized');
   refused('Key with nothing after it → 401', 'Key ', 'unauthorized');
   refused('a well-formed key never issued → 401', `Key ${keys.unknown}`, 'unauthorized');
+  refused(
+    'an issued key with one character of its secret changed → 401',
+    `Key ${keys.tampered}`,
+    'unauthorized',
+  );
   refused('a revoked key → 401', `Key ${keys.revoked}`, 'unauthorized');
 
   const invalid = invalidInput(route);
   if (invalid) {
-    add(`no key with an invalid ${invalid.what} → 401, before it is validated`, async () => {
-      const path = (await sharedPath()) + invalid.query;
-      const withKey = await send(ctx.url, route, {
-        authorization: `Key ${keys.owner}`,
-        path,
-        body: invalid.body,
-      });
-      assert.equal(withKey.status, 400, `the input is invalid with a key: ${withKey.text}`);
-      const answer = await send(ctx.url, route, { path, body: invalid.body });
-      expectRefusal(route, answer, 'unauthorized', ctx.secrets);
-    });
+    add(`no key with an invalid ${invalid.what} → 401, before it is validated`, () =>
+      onOwners(async (resource) => {
+        const path = resource + invalid.query;
+        const withKey = await send(ctx.url, route, {
+          authorization: `Key ${keys.owner}`,
+          path,
+          body: invalid.body,
+        });
+        assert.equal(withKey.status, 400, `the input is invalid with a key: ${withKey.text}`);
+        const answer = await send(ctx.url, route, { path, body: invalid.body });
+        expectRefusal(route, answer, 'unauthorized', ctx.secrets);
+      }),
+    );
   }
 
   refused(
     `a key without ${route.scope} (it has ${others.join(', ') || 'no scope'}) → 403`,
     `Key ${keys.without[route.scope]}`,
     'forbidden',
+    (text) => assert.ok(text.includes(route.scope), `the refusal names the scope it needs: ${text}`),
   );
   refused('a key of an organization not enabled for eligibility → 403', `Key ${keys.disabled}`, 'forbidden');
   add(`a key with only ${route.scope} is served → ${route.success}`, async () => {
@@ -79,35 +113,19 @@ export function securityCases(route: CoveredRoute, ctx: SecurityContext): Securi
   });
 
   if (route.params.length) {
-    add(
-      `another organization's key: the owner's {${route.params[0]}} is a 404, as a missing id`,
-      async () => {
-        const id = await ctx.resourceOf(route);
-        const readable = ctx.routes.find((r) => r.method === 'GET' && r.path === route.path);
-        const ownerView = () =>
-          readable &&
-          send(ctx.url, readable, { authorization: `Key ${keys.owner}`, path: pathWith(route, id) });
-        const before = await ownerView();
+    add(`another organization's key: the owner's {${route.params[0]}} is a 404, as a missing id`, () =>
+      onOwners(async (path) => {
         const other = `Key ${keys.other}`;
-        const theirs = await send(ctx.url, route, {
-          authorization: other,
-          path: pathWith(route, id),
-          body: body(),
-        });
+        const theirs = await send(ctx.url, route, { authorization: other, path, body: body() });
         const missing = await send(ctx.url, route, {
           authorization: other,
-          path: pathWith(route, missingIdLike(id)),
+          path: pathWith(route, missingIdLike(await ctx.resourceOf(route))),
           body: body(),
         });
         expectRefusal(route, missing, 'not-found', ctx.secrets);
         expectRefusal(route, theirs, 'not-found', ctx.secrets);
         assert.deepEqual(theirs.body, missing.body, 'indistinguishable from a missing id');
-        if (before) {
-          const after = (await ownerView())!;
-          assert.equal(after.status, readable!.success);
-          assert.deepEqual(after.body, before.body, 'the owner still sees it as it was');
-        }
-      },
+      }),
     );
   } else if (route.method === 'GET') {
     add("another organization's key: none of the owner's items in the answer", async () => {

@@ -108,6 +108,8 @@ export interface Keys {
   disabled: string;
   /** Well formed, never issued. */
   unknown: string;
+  /** The owner's key with the last character of its secret changed: a known prefix, a wrong hash. */
+  tampered: string;
 }
 
 export interface SecurityContext {
@@ -158,14 +160,16 @@ export async function prepareSecurityContext(
     ).key;
   }
   const revoked = await issue(own, [...SCOPES]);
+  const owner = (await issue(own, [...SCOPES])).key;
   const keys: Keys = {
-    owner: (await issue(own, [...SCOPES])).key,
+    owner,
     only,
     without,
     revoked: revoked.key,
     other: (await issue(other.id, [...SCOPES])).key,
     disabled: (await issue(disabled.id, [...SCOPES])).key,
     unknown: `elig_test_${base62(40)}`,
+    tampered: owner.slice(0, -1) + (owner.endsWith('a') ? 'b' : 'a'),
   };
   await accessChange(db, () => setEligibilityEnabled(db, disabled.id, false));
   await revoke(svc, routes, revoked);
@@ -193,7 +197,7 @@ export async function prepareSecurityContext(
     url: svc.url,
     keys,
     routes,
-    secrets: [...samples.phi, ...issued, keys.unknown, own],
+    secrets: [...samples.phi, ...issued, keys.unknown, keys.tampered, own],
     owned,
     bodyOf,
     resourceOf(route) {
