@@ -5,7 +5,8 @@
  * of an organization not enabled are 403, while a key with only that scope is served (the control); and a
  * key of another organization finds nothing of the owner's: a resource named by id is a 404 with the body
  * of a missing id (and stays as it was), a list holds none of the owner's items, and a reused
- * Idempotency-Key is no replay. A GET's automatic HEAD is refused the same way.
+ * Idempotency-Key is no replay. Malformed ids and path tricks are a 404, never a 500; a GET's automatic
+ * HEAD is refused the same way.
  */
 import assert from 'node:assert/strict';
 import { SCOPES } from '../../src/tenancy/api-keys.ts';
@@ -19,6 +20,9 @@ import {
   type SecurityContext,
   send,
 } from './security-context.ts';
+
+/** Path segments as sent (already encoded): not an id, SQL, a traversal, long, a NUL byte. */
+const MALFORMED_IDS = ['not-a-uuid', "1'%20OR%201=1", '..%2F..%2Fetc%2Fpasswd', 'x'.repeat(150), '%00'];
 
 export interface SecurityCase {
   name: string;
@@ -127,6 +131,13 @@ export function securityCases(route: CoveredRoute, ctx: SecurityContext): Securi
         assert.deepEqual(theirs.body, missing.body, 'indistinguishable from a missing id');
       }),
     );
+    add('malformed ids and path tricks → 404, never 500', async () => {
+      for (const id of MALFORMED_IDS) {
+        const path = route.path.replace(`{${route.params[0]}}`, id);
+        const answer = await send(ctx.url, route, { authorization: `Key ${keys.owner}`, path, body: body() });
+        expectRefusal(route, answer, 'not-found', ctx.secrets);
+      }
+    });
   } else if (route.method === 'GET') {
     add("another organization's key: none of the owner's items in the answer", async () => {
       const mine = await send(ctx.url, route, { authorization: `Key ${keys.owner}` });
