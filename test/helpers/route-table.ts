@@ -9,8 +9,8 @@ import { SCOPES, type Scope } from '../../src/tenancy/api-keys.ts';
 
 /**
  * The families of key-authenticated routes, by path prefix. A route under one of them must be a documented
- * operation with `ApiKeyAuth` security; each family answers refusals in its own body (security-cases.ts).
- * A new family (a new prefix, a new error body) is a line here and an entry in `REFUSAL_BODIES`.
+ * operation with `ApiKeyAuth` security; each family answers refusals in its own body (refusal-bodies.ts).
+ * A new family (a new prefix, a new error body) is a line here and a checker in `REFUSAL_BODIES`.
  */
 export const FAMILY_PREFIXES = { api: '/api/', fhir: '/fhir/' } as const;
 export type Family = keyof typeof FAMILY_PREFIXES;

@@ -10,16 +10,9 @@
  */
 import assert from 'node:assert/strict';
 import { SCOPES } from '../../src/tenancy/api-keys.ts';
+import { assertNothingLeaks, expectRefusal } from './refusal-bodies.ts';
 import type { CoveredRoute } from './route-table.ts';
-import {
-  assertNothingLeaks,
-  expectRefusal,
-  idempotencyKey,
-  missingIdLike,
-  pathWith,
-  type SecurityContext,
-  send,
-} from './security-context.ts';
+import { idempotencyKey, missingIdLike, pathWith, type SecurityContext, send } from './security-context.ts';
 
 /** Path segments as sent (already encoded): not an id, SQL, a traversal, long, a NUL byte. */
 const MALFORMED_IDS = ['not-a-uuid', "1'%20OR%201=1", '..%2F..%2Fetc%2Fpasswd', 'x'.repeat(150), '%00'];

@@ -2,7 +2,7 @@
  * What the generated security cases (security-cases.ts) work with: the keys (the owner's, one per scope,
  * revoked, never issued, another organization's, a disabled organization's), real resources of the owning
  * organization to fill path parameters with, made with the create operation of their collection (`POST /x`
- * makes what `/x/{id}` names), and how each family's refusal body must look.
+ * makes what `/x/{id}` names), and the requests.
  */
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -10,82 +10,9 @@ import { KEYS_CHANNEL } from '../../src/store/channels.ts';
 import type { Db } from '../../src/store/db.ts';
 import { createApiKey, revokeApiKey, SCOPES, type Scope } from '../../src/tenancy/api-keys.ts';
 import { createOrganization, setEligibilityEnabled } from '../../src/tenancy/organizations.ts';
-import type { CoveredRoute, Family } from './route-table.ts';
+import type { Answer } from './refusal-bodies.ts';
+import type { CoveredRoute } from './route-table.ts';
 import type { TestService } from './service.ts';
-
-export type Refusal = 'unauthorized' | 'forbidden' | 'not-found';
-const STATUS: Record<Refusal, number> = { unauthorized: 401, forbidden: 403, 'not-found': 404 };
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  body: any;
-}
-
-/** The error envelope of `/api` (src/api/errors.ts). */
-const API_CODES: Record<Refusal, string> = {
-  unauthorized: 'UnauthorizedException',
-  forbidden: 'AccessDeniedException',
-  'not-found': 'ResourceNotFoundException',
-};
-
-/** FHIR answers a refusal with an OperationOutcome; its issue type (R4 IssueType) for each refusal. */
-export const FHIR_ISSUE_CODES: Record<Refusal, string> = {
-  unauthorized: 'login',
-  forbidden: 'forbidden',
-  'not-found': 'not-found',
-};
-
-/**
- * How each family's refusal body must look, beyond its status: exactly the family's error shape, and none
- * of `secrets` (PHI, keys, ids of the organization) nor a stack trace in it. A new family adds its checker.
- */
-export const REFUSAL_BODIES: Record<Family, (answer: Answer, refusal: Refusal, secrets: string[]) => void> = {
-  api(answer, refusal, secrets) {
-    assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
-    assert.deepEqual(Object.keys(answer.body ?? {}).sort(), ['code', 'message'], answer.text);
-    assert.equal(answer.body.code, API_CODES[refusal], answer.text);
-    assert.equal(typeof answer.body.message, 'string');
-    assertNothingLeaks(answer.text, secrets);
-  },
-  fhir(answer, refusal, secrets) {
-    assert.match(answer.headers.get('content-type') ?? '', /^application\/fhir\+json/);
-    const body = answer.body;
-    assert.deepEqual(Object.keys(body ?? {}).sort(), ['issue', 'resourceType'], answer.text);
-    assert.equal(body.resourceType, 'OperationOutcome');
-    assert.ok(Array.isArray(body.issue) && body.issue.length > 0, 'an OperationOutcome has issues');
-    for (const issue of body.issue) {
-      for (const key of Object.keys(issue)) {
-        assert.ok(['severity', 'code', 'diagnostics', 'details'].includes(key), `issue.${key}`);
-      }
-      assert.equal(issue.severity, 'error');
-      assert.equal(issue.code, FHIR_ISSUE_CODES[refusal]);
-    }
-    assertNothingLeaks(answer.text, secrets);
-  },
-};
-
-/**
- * No secret (as a whole word, case ignored: a last name DOE is not the word "does") and nothing that looks
- * like a stack frame or a source file.
- */
-export function assertNothingLeaks(text: string, secrets: string[]): void {
-  for (const secret of secrets) {
-    if (!secret) continue;
-    const word = new RegExp(
-      `(^|[^0-9A-Za-z])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^0-9A-Za-z])`,
-      'i',
-    );
-    assert.doesNotMatch(text, word, `the answer repeats ${secret}`);
-  }
-  assert.doesNotMatch(text, /\bat \S+ \(|\.ts:\d+|node_modules|\n\s+at /, 'no stack trace');
-}
-
-export function expectRefusal(route: CoveredRoute, answer: Answer, refusal: Refusal, secrets: string[]) {
-  assert.equal(answer.status, STATUS[refusal], `${route.method} ${route.path}: ${answer.text.slice(0, 300)}`);
-  if (answer.text) REFUSAL_BODIES[route.family](answer, refusal, secrets);
-}
 
 export interface SecuritySamples {
   /** A valid body for each operation that takes one, by operationId. */
