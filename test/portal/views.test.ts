@@ -4,15 +4,29 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { keyNotFoundPage, keysPage, revokeKeyPage } from '../../src/portal/views/api-keys.ts';
 import {
   linkInvalidPage,
   setPasswordPage,
   signInPage,
   tooManyAttemptsPage,
 } from '../../src/portal/views/sign-in.ts';
+import type { ApiKeyRecord } from '../../src/tenancy/api-keys.ts';
+import type { PortalSession } from '../../src/tenancy/sessions.ts';
 
 const EVIL = `<script>alert("x")</script>`;
 const ESCAPED = '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;';
+
+function session(role: 'owner' | 'member' = 'owner'): PortalSession {
+  return {
+    idHash: 'hash',
+    user: { id: 'usr_me', organizationId: 'org_1', email: 'me@clinic.example', role },
+    organizationName: 'Demo Clinic',
+    organizationTimeZone: null,
+    csrfToken: 'csrf-token',
+    expiresAt: new Date('2030-01-01T00:00:00Z'),
+  };
+}
 
 test('sign-in: what was typed comes back escaped, with the form token and the next page', () => {
   const out = signInPage({ token: 'tok', email: EVIL, next: '/portal/batches', error: 'Wrong.' }).value;
@@ -39,4 +53,57 @@ test('a one-time link asks for a password only when it needs one, titled by its 
 test('a dead link and a throttled account say what to do next', () => {
   assert.match(linkInvalidPage().value, /<a class="button" href="\/portal\/login">Go to sign in<\/a>/);
   assert.match(tooManyAttemptsPage(61).value, /Wait 2 minute\(s\) and try again/);
+});
+
+function key(o: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  return {
+    id: 'key_1',
+    organizationId: 'org_1',
+    name: EVIL,
+    prefix: 'elig_test_ab12cd34',
+    scopes: ['eligibility:read'],
+    createdAt: '2026-05-01T14:03:07.000Z',
+    lastUsedAt: null,
+    revokedAt: null,
+    ...o,
+  };
+}
+
+test('API keys: names are escaped; a revoked key has no revoke link; a new key is shown in a copy field', () => {
+  const revoked = key({ id: 'key_2', revokedAt: '2026-05-02T00:00:00.000Z' });
+  const out = keysPage(session(), [key(), revoked], {
+    created: { key: 'elig_test_secret', record: key() },
+  }).value;
+  assert.ok(!out.includes(EVIL));
+  assert.match(out, new RegExp(`<h2 id="new-key">Your new key: ${ESCAPED.replace(/[()]/g, '\\$&')}</h2>`));
+  assert.match(out, /<input id="new-key-value" class="mono" type="text" readonly value="elig_test_secret"/);
+  assert.match(out, /href="\/portal\/settings\/api-keys\/key_1\/revoke"/);
+  assert.doesNotMatch(out, /key_2\/revoke/);
+  assert.match(out, /<tr class="revoked">/);
+});
+
+test('API keys: the create form keeps what was sent and points at each problem', () => {
+  const form = {
+    name: EVIL,
+    scopes: [],
+    mode: 'live',
+    errors: [{ field: 'scopes', message: 'Choose one.' }],
+  };
+  const out = keysPage(session(), [], { form }).value;
+  assert.match(out, /<p>No keys yet.<\/p>/);
+  assert.ok(out.includes(`value="${ESCAPED}"`));
+  assert.match(out, /<fieldset id="f-scopes" class="has-error" aria-describedby="f-scopes-error">/);
+  assert.match(out, /id="mode-live" name="mode" value="live" checked>/);
+  assert.doesNotMatch(out, /name="scopes" value="[^"]+" checked/);
+});
+
+test('API keys: revoking asks first, and a missing key is the 404 message', () => {
+  const out = revokeKeyPage(session(), key()).value;
+  assert.ok(out.includes(`<h1>Revoke “${ESCAPED}”?</h1>`));
+  assert.match(
+    out,
+    /<form method="post" action="\/portal\/settings\/api-keys\/key_1\/revoke" class="actions">/,
+  );
+  assert.match(out, /value="csrf-token"/);
+  assert.match(keyNotFoundPage(session()).value, /<h1>Key not found<\/h1>/);
 });
