@@ -11,6 +11,7 @@ import {
   signInPage,
   tooManyAttemptsPage,
 } from '../../src/portal/views/sign-in.ts';
+import { removeMemberPage, teamPage } from '../../src/portal/views/team.ts';
 import type { ApiKeyRecord } from '../../src/tenancy/api-keys.ts';
 import type { PortalSession } from '../../src/tenancy/sessions.ts';
 
@@ -106,4 +107,56 @@ test('API keys: revoking asks first, and a missing key is the 404 message', () =
   );
   assert.match(out, /value="csrf-token"/);
   assert.match(keyNotFoundPage(session()).value, /<h1>Key not found<\/h1>/);
+});
+
+const PEOPLE = [
+  {
+    id: 'usr_me',
+    organizationId: 'org_1',
+    email: 'me@clinic.example',
+    role: 'owner' as const,
+    hasPassword: true,
+    createdAt: '2026-05-01T00:00:00.000Z',
+  },
+  {
+    id: 'usr_2',
+    organizationId: 'org_1',
+    email: `${EVIL}@clinic.example`,
+    role: 'member' as const,
+    hasPassword: false,
+    createdAt: '2026-05-02T00:00:00.000Z',
+  },
+];
+
+test('team: others get actions (escaped), the signed-in owner does not', () => {
+  const out = teamPage(session(), PEOPLE, {}).value;
+  assert.ok(!out.includes(EVIL));
+  assert.ok(out.includes(`<th scope="row">${ESCAPED}@clinic.example</th>`));
+  assert.match(out, /<span class="muted">You<\/span>/);
+  assert.match(out, /action="\/portal\/settings\/team\/usr_2\/role"[\s\S]*?name="role" value="owner"/);
+  assert.doesNotMatch(out, /usr_me\/(role|link|remove)/);
+});
+
+test('team: a link to pass on warns when its address is a guess', () => {
+  const guessed = { email: 'new@clinic.example', url: 'http://10.0.0.5:3000/portal/login/t', guessed: true };
+  const out = teamPage(session(), PEOPLE, { invited: guessed }).value;
+  assert.match(out, /<h2 id="invited">Invitation for new@clinic.example<\/h2>/);
+  assert.match(out, /This link assumes the portal is at http:\/\/10.0.0.5:3000/);
+  const linked = teamPage(session(), PEOPLE, { linked: { ...guessed, guessed: false, validDays: 1 } }).value;
+  assert.match(linked, /It works once, within 1 day;/);
+  assert.doesNotMatch(linked, /This link assumes/);
+});
+
+test('team: a refused action and an invitation problem are shown with what was typed', () => {
+  const out = teamPage(session(), PEOPLE, {
+    actionError: EVIL,
+    email: EVIL,
+    role: 'owner',
+    error: 'Bad.',
+  }).value;
+  assert.ok(out.includes(`<h2>That did not work</h2><p>${ESCAPED}</p>`));
+  assert.ok(out.includes(`value="${ESCAPED}"`));
+  assert.match(out, /id="role-owner" name="role" value="owner" checked>/);
+  const remove = removeMemberPage(session(), PEOPLE[1]!).value;
+  assert.ok(remove.includes(`<h1>Remove ${ESCAPED}@clinic.example?</h1>`));
 });
