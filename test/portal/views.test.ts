@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { keyNotFoundPage, keysPage, revokeKeyPage } from '../../src/portal/views/api-keys.ts';
+import { organizationPage } from '../../src/portal/views/organization.ts';
 import {
   linkInvalidPage,
   setPasswordPage,
@@ -159,4 +160,24 @@ test('team: a refused action and an invitation problem are shown with what was t
   assert.match(out, /id="role-owner" name="role" value="owner" checked>/);
   const remove = removeMemberPage(session(), PEOPLE[1]!).value;
   assert.ok(remove.includes(`<h1>Remove ${ESCAPED}@clinic.example?</h1>`));
+});
+
+test('organization: the current settings, and a refused value shown back escaped on its field', () => {
+  const set = organizationPage(session(), { zone: 'America/Chicago', reuseWithinHours: 1 }).value;
+  assert.match(set, /Now: <strong>America\/Chicago<\/strong>/);
+  assert.match(set, /<option value="America\/Chicago" selected>America\/Chicago<\/option>/);
+  assert.match(set, /checks are reused for 1 hour<\/strong>/);
+  assert.match(set, /name="reuseWithinHours" inputmode="numeric" value="1">/);
+  const refused = organizationPage(
+    session(),
+    { zone: null, reuseWithinHours: null },
+    { reuseError: 'Whole hours.', reuseTyped: EVIL, error: 'Pick one.', chosen: '' },
+  ).value;
+  assert.match(refused, /Now: <strong>each person&#39;s browser zone<\/strong>/);
+  assert.match(refused, /off: every check asks the payer/);
+  assert.ok(
+    refused.includes(`value="${ESCAPED}" aria-invalid="true" aria-describedby="f-reuseWithinHours-error"`),
+  );
+  assert.match(refused, /<select id="f-timeZone" name="timeZone" aria-invalid="true"/);
+  assert.match(refused, /<option value="" selected>Each person's browser zone<\/option>/);
 });
