@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { keyNotFoundPage, keysPage, revokeKeyPage } from '../../src/portal/views/api-keys.ts';
+import { checksPage } from '../../src/portal/views/checks.ts';
 import { organizationPage } from '../../src/portal/views/organization.ts';
 import {
   linkInvalidPage,
@@ -180,4 +181,54 @@ test('organization: the current settings, and a refused value shown back escaped
   );
   assert.match(refused, /<select id="f-timeZone" name="timeZone" aria-invalid="true"/);
   assert.match(refused, /<option value="" selected>Each person's browser zone<\/option>/);
+});
+
+const NO_FILTERS = { q: '', verdict: '', status: '', payer: '', from: '', to: '', tz: '' } as const;
+
+test('checks: patients escaped, member ids by their last four, the verdict or else the status', () => {
+  const check = {
+    id: 'c1',
+    status: 'COMPLETED' as const,
+    verdict: 'ACTIVE' as const,
+    tradingPartnerServiceId: 'SANDBOX',
+    memberIdLast4: '0001',
+    firstName: EVIL,
+    lastName: 'DOE',
+    dateOfBirth: '19800115',
+    outcomeCode: null,
+    createdAt: '2026-05-01T14:03:07.000Z',
+    completedAt: null,
+  };
+  const running = { ...check, id: 'c2', status: 'IN_PROGRESS' as const, verdict: null };
+  const out = checksPage(session(), { ...NO_FILTERS }, { checks: [check, running] }, false, undefined).value;
+  assert.ok(out.includes(`<td>DOE, ${ESCAPED}</td>`));
+  assert.match(out, /<span class="mono">••••0001<\/span>/);
+  assert.match(out, /<td>1980-01-15<\/td>/);
+  assert.match(out, /<span class="badge badge-active">Active<\/span>/);
+  assert.match(out, /<span class="badge badge-in_progress">In progress<\/span>/);
+  assert.match(out, /<a href="\/portal\/checks\/c1">/);
+  assert.doesNotMatch(out, /<nav aria-label="Pages" class="pager"><a/);
+});
+
+test('checks: a search that finds nothing says so; the pager keeps the search and filters', () => {
+  const f = { ...NO_FILTERS, q: EVIL, status: 'FAILED' as const, from: '2026-01-01', tz: 'America/Chicago' };
+  const out = checksPage(session(), f, { checks: [], next: 'c9' }, true, 'Saved.').value;
+  assert.match(out, /No checks match this search/);
+  assert.ok(out.includes(`name="q" type="search" value="${ESCAPED}"`));
+  assert.match(out, /<option value="FAILED" selected>Failed<\/option>/);
+  const search = new URLSearchParams({
+    q: EVIL,
+    status: 'FAILED',
+    from: '2026-01-01',
+    tz: 'America/Chicago',
+  });
+  assert.ok(
+    out.includes(`<a href="/portal/checks?${search.toString().replaceAll('&', '&amp;')}">Newest</a>`),
+  );
+  assert.ok(out.includes(`before=c9">Older checks</a>`));
+  assert.match(out, /<p class="notice" role="status">Saved.<\/p>/);
+  assert.match(
+    checksPage(session(), { ...NO_FILTERS }, { checks: [] }, false, undefined).value,
+    /No checks match. <a href="\/portal\/checks\/new">Run a check<\/a>/,
+  );
 });
