@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { keyNotFoundPage, keysPage, revokeKeyPage } from '../../src/portal/views/api-keys.ts';
 import { checksPage } from '../../src/portal/views/checks.ts';
+import { FIELDS, resubmitPage, runPage, type Values } from '../../src/portal/views/checks-new.ts';
 import { organizationPage } from '../../src/portal/views/organization.ts';
 import {
   linkInvalidPage,
@@ -231,4 +232,41 @@ test('checks: a search that finds nothing says so; the pager keeps the search an
     checksPage(session(), { ...NO_FILTERS }, { checks: [] }, false, undefined).value,
     /No checks match. <a href="\/portal\/checks\/new">Run a check<\/a>/,
   );
+});
+
+const BLANK = Object.fromEntries(Object.keys(FIELDS).map((k) => [k, ''])) as Values;
+const PAYERS = [
+  { id: 'SANDBOX', name: 'Sandbox Health Plan', aliases: [], connectorType: 'sandbox' as const },
+];
+
+test('run a check: typed values come back escaped, each problem on its field, once in the summary', () => {
+  const values = { ...BLANK, 'subscriber.firstName': EVIL };
+  const problems = [
+    { field: 'subscriber.firstName', problem: 'may contain only letters' },
+    { field: 'encounter.serviceTypeCodes[1]', problem: 'is not a known X12 service type code' },
+    { field: 'provider', problem: 'is required' },
+  ];
+  const out = runPage(session(), PAYERS, values, problems).value;
+  assert.ok(out.includes(`value="${ESCAPED}"`) && !out.includes(EVIL));
+  assert.match(out, /<a href="#f-subscriber-firstName">First name may contain only letters.<\/a>/);
+  assert.match(out, /<a href="#f-encounter-serviceTypeCodes">Service type codes \(code 2\) is not a known/);
+  assert.match(out, /<a href="#f-provider-organizationName">Enter the provider organization name.<\/a>/);
+  assert.match(out, /id="f-subscriber-firstName"[^>]*aria-invalid="true"/);
+});
+
+test('fix and resubmit: the note links the earlier check and names its errors; highlights mark fields', () => {
+  const highlights = [{ field: 'subscriber.memberId' as const, message: `${EVIL} (code 72).` }];
+  const out = resubmitPage(
+    session(),
+    PAYERS,
+    BLANK,
+    { id: 'c1', errors: [{ description: EVIL }] },
+    highlights,
+  );
+  assert.ok(out.value.includes(`that failed: <strong>${ESCAPED}</strong>`));
+  assert.match(out.value, /<a href="\/portal\/checks\/c1">an earlier check<\/a>/);
+  assert.match(out.value, /Correct the highlighted fields/);
+  assert.match(out.value, /id="f-subscriber-memberId"[^>]*aria-invalid="true"/);
+  const blameless = resubmitPage(session(), PAYERS, BLANK, { id: 'c1', errors: [] }, []).value;
+  assert.match(blameless, /an earlier check<\/a>.<\/p><p>No one field is to blame/);
 });
