@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { keyNotFoundPage, keysPage, revokeKeyPage } from '../../src/portal/views/api-keys.ts';
 import { checksPage } from '../../src/portal/views/checks.ts';
 import { FIELDS, resubmitPage, runPage, type Values } from '../../src/portal/views/checks-new.ts';
+import { monitorFormPage } from '../../src/portal/views/monitors.ts';
 import { organizationPage } from '../../src/portal/views/organization.ts';
 import {
   linkInvalidPage,
@@ -269,4 +270,16 @@ test('fix and resubmit: the note links the earlier check and names its errors; h
   assert.match(out.value, /id="f-subscriber-memberId"[^>]*aria-invalid="true"/);
   const blameless = resubmitPage(session(), PAYERS, BLANK, { id: 'c1', errors: [] }, []).value;
   assert.match(blameless, /an earlier check<\/a>.<\/p><p>No one field is to blame/);
+});
+
+test('monitor form page: a refused schedule comes back escaped with its problem, under a link to the check', () => {
+  const values = { schedule: 'every' as const, every: EVIL, dates: '' };
+  const out = monitorFormPage(session(), 'c1', values, [
+    { field: 'every', message: 'Days between checks must be 1 to 365.' },
+  ]).value;
+  assert.match(out, /<p><a href="\/portal\/checks\/c1">← Back to the check<\/a><\/p>/);
+  assert.match(out, /<input type="hidden" name="check" value="c1">/);
+  assert.ok(out.includes(`name="every" type="text" value="${ESCAPED}"`));
+  assert.match(out, /<input type="radio" name="schedule" value="every" checked>/);
+  assert.match(out, /<p class="error" id="f-every-error">Days between checks must be 1 to 365.<\/p>/);
 });
