@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { keyNotFoundPage, keysPage, revokeKeyPage } from '../../src/portal/views/api-keys.ts';
+import { batchProblemPage } from '../../src/portal/views/batches.ts';
 import { checksPage } from '../../src/portal/views/checks.ts';
 import { FIELDS, resubmitPage, runPage, type Values } from '../../src/portal/views/checks-new.ts';
 import { monitorFormPage } from '../../src/portal/views/monitors.ts';
@@ -282,4 +283,12 @@ test('monitor form page: a refused schedule comes back escaped with its problem,
   assert.ok(out.includes(`name="every" type="text" value="${ESCAPED}"`));
   assert.match(out, /<input type="radio" name="schedule" value="every" checked>/);
   assert.match(out, /<p class="error" id="f-every-error">Days between checks must be 1 to 365.<\/p>/);
+});
+
+test('batch problem page: says why, escaped, with the way back; signed in or not', () => {
+  const out = batchProblemPage(session(), 'No file', EVIL).value;
+  assert.ok(out.includes(`<h1>No file</h1><p>${ESCAPED}</p>`));
+  assert.match(out, /<a class="button" href="\/portal\/batches">Back to Batches<\/a>/);
+  assert.match(out, /me@clinic.example/);
+  assert.doesNotMatch(batchProblemPage(undefined, 'Form expired', 'Again.').value, /Sign out/);
 });
