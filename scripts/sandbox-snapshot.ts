@@ -11,6 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { normalizeRun } from './snapshot-normalize.ts';
 
 const root = process.cwd();
 const imp = (p: string) => import(pathToFileURL(resolve(root, p)).href);
@@ -52,16 +53,6 @@ await Promise.all(requests.map(async ([name, req]) => {
 const ordered: Record<string, unknown> = { openapi: out.openapi };
 for (const [name] of requests) ordered[name] = out[name];
 await svc.stop();
-let text = JSON.stringify(ordered, null, 1);
-text = text
-  .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
-  .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'URL')
-  .replace(/[0-9a-f]{32}/g, 'TRACE')
-  .replace(/SBX\d{9}/g, 'SBXTRACE')
-  .replace(/\*(\d{6}|\d{8})\*\d{4}([*~])/g, '*D*T$2')
-  .replace(/\b\d{9}\b/g, 'CTRL')
-  .replace(/\*D\*T\*\d+\*X\*/g, '*D*T*CTRL*X*')
-  .replace(/(GE|IEA)\*(\d+)\*\d+~/g, '$1*$2*CTRL~')
-  .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, 'TIME');
+const text = normalizeRun(JSON.stringify(ordered, null, 1));
 writeFileSync(process.argv[2]!, text);
 console.log(`${requests.length} answers, ${text.length} bytes`);

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { parseScheduleCsv, resultsCsvHeader, resultsCsvLines } from '../../batches/csv.ts';
 import {
   BATCH_ITEM_STATUSES,
@@ -31,8 +31,7 @@ import { projectPath } from '../../paths.ts';
 import type { Db } from '../../store/db.ts';
 import { IdParams, notFound, noticeOf, type PortalDeps, seeOther, sendPage, session } from '../context.ts';
 import { formBody, formValue, queryValue } from '../forms.ts';
-import { messagePage } from '../layout.ts';
-import { BATCHES, batchesPage, batchPage, reviewPage } from '../views/batches.ts';
+import { BATCHES, batchesPage, batchPage, batchProblemPage, reviewPage } from '../views/batches.ts';
 
 /**
  * A full schedule of 10,000 rows is about 1.5 MB of CSV; sent back from the review page it is
@@ -42,6 +41,11 @@ export const BATCH_UPLOAD_LIMIT_BYTES = 8 * 1024 * 1024;
 const LIST_PAGE = 25;
 const ITEMS_PAGE = 100;
 const SUBMISSION = /^[0-9A-Za-z]{24}$/;
+/** A batch page's query: the items of one status, after an item index; anything else reads as none. */
+const BatchQuery = Type.Object({
+  status: Type.Optional(Type.String()),
+  after: Type.Optional(Type.String()),
+});
 
 export const batchRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
   portal.get('/batches', async (request, reply) => {
@@ -54,19 +58,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal,
     return sendPage(reply, batchesPage(s, list, Boolean(before), randomBase62(24)));
   });
 
-  // Read when asked (a few hundred bytes): an installation without examples/ still serves every other page.
-  portal.get('/batches/template.csv', async (request, reply) => {
-    let template: Buffer;
-    try {
-      template = readFileSync(projectPath('examples', 'batch.example.csv'));
-    } catch {
-      return notFound(request, reply);
-    }
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', 'attachment; filename="batch.example.csv"')
-      .send(template);
-  });
+  portal.get('/batches/template.csv', sendTemplate);
 
   portal.post('/batches', { bodyLimit: BATCH_UPLOAD_LIMIT_BYTES }, async (request, reply) => {
     const s = session(request);
@@ -141,45 +133,61 @@ export const batchRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal,
     return seeOther(reply, `${BATCHES}/${id}?notice=batch-submitted`);
   });
 
-  portal.get(
-    '/batches/:id',
-    {
-      schema: {
-        params: IdParams,
-        querystring: Type.Object({
-          status: Type.Optional(Type.String()),
-          after: Type.Optional(Type.String()),
-        }),
-      },
-    },
-    async (request, reply) => {
-      const s = session(request);
-      const { id } = request.params;
-      const status = BATCH_ITEM_STATUSES.find((x) => x === request.query.status);
-      const after = /^\d{1,6}$/.test(request.query.after ?? '') ? Number(request.query.after) : undefined;
-      const batch = await ownBatch(deps.db, s.user.organizationId, id, { status, after });
-      if (!batch) return notFound(request, reply);
-      const view = { status: status ?? ('' as const), paged: after !== undefined };
-      return sendPage(reply, batchPage(s, batch, view, noticeOf(request)));
-    },
+  portal.get('/batches/:id', { schema: { params: IdParams, querystring: BatchQuery } }, (request, reply) =>
+    showBatch(deps, request, reply, request.params.id, request.query),
   );
 
-  portal.get('/batches/:id/results.csv', { schema: { params: IdParams } }, async (request, reply) => {
-    const s = session(request);
-    const { id } = request.params;
-    const batch = await ownBatch(deps.db, s.user.organizationId, id, { limit: 1 });
-    if (!batch) return notFound(request, reply);
-    const db = deps.db;
-    async function* csv() {
-      yield resultsCsvHeader();
-      for await (const rows of batchResultPages(db, batch!.id)) yield resultsCsvLines(rows);
-    }
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="batch-${batch.id}-results.csv"`)
-      .send(Readable.from(csv()));
-  });
+  portal.get('/batches/:id/results.csv', { schema: { params: IdParams } }, (request, reply) =>
+    sendResults(deps, request, reply, request.params.id),
+  );
 };
+
+/** The batch's page: its counts, and a page of its items (by status, after an item index). */
+async function showBatch(
+  deps: PortalDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  id: string,
+  query: Static<typeof BatchQuery>,
+) {
+  const s = session(request);
+  const status = BATCH_ITEM_STATUSES.find((x) => x === query.status);
+  const after = /^\d{1,6}$/.test(query.after ?? '') ? Number(query.after) : undefined;
+  const batch = await ownBatch(deps.db, s.user.organizationId, id, { status, after });
+  if (!batch) return notFound(request, reply);
+  const view = { status: status ?? ('' as const), paged: after !== undefined };
+  return sendPage(reply, batchPage(s, batch, view, noticeOf(request)));
+}
+
+/** The results CSV, streamed a page of items at a time. */
+async function sendResults(deps: PortalDeps, request: FastifyRequest, reply: FastifyReply, id: string) {
+  const s = session(request);
+  const batch = await ownBatch(deps.db, s.user.organizationId, id, { limit: 1 });
+  if (!batch) return notFound(request, reply);
+  const db = deps.db;
+  async function* csv() {
+    yield resultsCsvHeader();
+    for await (const rows of batchResultPages(db, batch!.id)) yield resultsCsvLines(rows);
+  }
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="batch-${batch.id}-results.csv"`)
+    .send(Readable.from(csv()));
+}
+
+/** The CSV template, read when asked (a few hundred bytes): without examples/ every other page still works. */
+async function sendTemplate(request: FastifyRequest, reply: FastifyReply) {
+  let template: Buffer;
+  try {
+    template = readFileSync(projectPath('examples', 'batch.example.csv'));
+  } catch {
+    return notFound(request, reply);
+  }
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', 'attachment; filename="batch.example.csv"')
+    .send(template);
+}
 
 /** The organization's batch with a page of its items; undefined for a malformed id or another's batch. */
 function ownBatch(
@@ -199,16 +207,7 @@ function problemPage(
   message: string,
   status: number,
 ) {
-  return sendPage(
-    reply,
-    messagePage({
-      title,
-      message,
-      session: request.portalSession,
-      action: { href: BATCHES, label: 'Back to Batches' },
-    }),
-    status,
-  );
+  return sendPage(reply, batchProblemPage(request.portalSession, title, message), status);
 }
 
 function formExpired(request: FastifyRequest, reply: FastifyReply) {

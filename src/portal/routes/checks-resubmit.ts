@@ -11,8 +11,7 @@ import type { EligibilityCheckRequest } from '../../contract/check-request.ts';
 import type { EligibilityCheckError } from '../../contract/check-response.ts';
 import { listedPayer } from '../../payers/directory.ts';
 import { IdParams, notFound, type PortalDeps, sendPage, session } from '../context.ts';
-import { html } from '../html.ts';
-import { FIELDS, type FieldName, type Prefill, runPage, type Values } from './checks-new.ts';
+import { FIELDS, type FieldName, type Prefill, resubmitPage, type Values } from '../views/checks-new.ts';
 
 const NAME_FIELDS = new Set([
   'subscriber.name',
@@ -61,17 +60,7 @@ export const resubmitCheckRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async 
     const check = await getCheck(deps.db, s.user.organizationId, request.params.id);
     if (!check?.request) return notFound(request, reply);
     const errors = check.result?.errors ?? [];
-    const highlights = highlightsOf(errors);
-    const intro = html`<div class="panel" role="note"><p>Filled in from <a href="/portal/checks/${check.id}">an earlier check</a>${
-      errors.length ? html` that failed: <strong>${errors.map((e) => e.description).join('; ')}</strong>` : ''
-    }.</p><p>${
-      highlights.length
-        ? 'Correct the highlighted fields and run the check again.'
-        : 'No one field is to blame: check the details and run the check again.'
-    } The earlier check stays as it was.</p></div>`;
-    return sendPage(
-      reply,
-      runPage(s, payers, valuesOf(check.request, s.organizationName), [], { intro, highlights }),
-    );
+    const values = valuesOf(check.request, s.organizationName);
+    return sendPage(reply, resubmitPage(s, payers, values, { id: check.id, errors }, highlightsOf(errors)));
   });
 };

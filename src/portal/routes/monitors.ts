@@ -18,13 +18,11 @@ import {
 } from '../../monitors/monitors.ts';
 import { IdParams, notFound, noticeOf, type PortalDeps, seeOther, sendPage, session } from '../context.ts';
 import { formBody, formValue, queryValue } from '../forms.ts';
-import { html } from '../html.ts';
-import { page } from '../layout.ts';
 import {
   MONITORS_PATH,
   type MonitorFormValues,
   monitorDetailPage,
-  monitorForm,
+  monitorFormPage,
   monitorListPage,
 } from '../views/monitors.ts';
 
@@ -102,16 +100,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (porta
                   : created.conflict,
             },
           ];
-    return sendPage(
-      reply,
-      page({
-        title: 'Re-check this patient',
-        session: s,
-        current: 'checks',
-        body: html`<p><a href="/portal/checks/${check.id}">← Back to the check</a></p>${monitorForm(s, check.id, values, errors)}`,
-      }),
-      'problems' in created ? 400 : 429,
-    );
+    return sendPage(reply, monitorFormPage(s, check.id, values, errors), 'problems' in created ? 400 : 429);
   });
 
   for (const [action, status] of [

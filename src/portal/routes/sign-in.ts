@@ -16,11 +16,11 @@ import {
 import { noticeOf, type PortalDeps, seeOther, sendPage } from '../context.ts';
 import { cookieNames, cookieOptions, issueFormToken } from '../csrf.ts';
 import { formBody, formValue, queryValue } from '../forms.ts';
-import { html, type SafeHtml } from '../html.ts';
-import { csrfField, errorSummary, messagePage, page, textField } from '../layout.ts';
+import type { SafeHtml } from '../html.ts';
 import { LoginThrottle } from '../login-throttle.ts';
-import { hashPassword, newPasswordProblem, PASSWORD_MIN, verifyPassword } from '../passwords.ts';
+import { hashPassword, newPasswordProblem, verifyPassword } from '../passwords.ts';
 import { attemptSignIn } from '../sign-in-attempt.ts';
+import { linkInvalidPage, setPasswordPage, signInPage, tooManyAttemptsPage } from '../views/sign-in.ts';
 
 const anonymous = { config: { access: 'anonymous' as const } };
 /** The one-time link's token; any string passes, the handler looks it up. */
@@ -31,78 +31,7 @@ function safeNext(next: string): string {
   return /^\/portal\/[A-Za-z0-9/_-]*$/.test(next) ? next : '/portal/checks';
 }
 
-function loginForm(o: {
-  token: string;
-  email?: string;
-  next?: string;
-  error?: string;
-  notice?: string;
-}): SafeHtml {
-  return page({
-    title: 'Sign in',
-    notice: o.notice,
-    body: html`<div class="narrow">
-<h1>Sign in</h1>
-${o.error ? html`<div class="error-summary" role="alert"><p>${o.error}</p></div>` : ''}
-<form method="post" action="/portal/login" novalidate>
-  ${csrfField(o.token)}
-  ${o.next ? html`<input type="hidden" name="next" value="${o.next}">` : ''}
-  ${textField({ name: 'email', label: 'Email', type: 'email', value: o.email, required: true, autocomplete: 'username' })}
-  ${textField({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
-  <button type="submit">Sign in</button>
-</form>
-<p class="muted">Forgot your password? Ask an owner of your organization for a new sign-in link (they make
-one under Team, “New sign-in link”), or your operator (<code>elig user reset-password</code>).</p>
-</div>`,
-  });
-}
-
-const PURPOSE_TITLES: Record<TokenPurpose, string> = {
-  'first-login': 'Welcome: choose a password',
-  invite: 'Accept your invitation: choose a password',
-  'password-reset': 'Choose a new password',
-};
-
-function setPasswordForm(o: {
-  path: string;
-  token: string;
-  email: string;
-  purpose: TokenPurpose;
-  needsPassword: boolean;
-  error?: string;
-}): SafeHtml {
-  const title = o.needsPassword ? PURPOSE_TITLES[o.purpose] : 'Continue to sign in';
-  return page({
-    title,
-    body: html`<div class="narrow">
-<h1>${title}</h1>
-<p>This link signs in <strong>${o.email}</strong>. It works once.</p>
-${errorSummary(o.error ? [{ field: 'password', message: o.error }] : [])}
-<form method="post" action="${o.path}" novalidate>
-  ${csrfField(o.token)}
-  ${
-    o.needsPassword
-      ? html`<input type="hidden" name="username" value="${o.email}" autocomplete="username">
-  ${textField({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters. A passphrase of a few words is easiest to remember.`, error: o.error })}
-  ${textField({ name: 'confirm', label: 'New password again', type: 'password', required: true, autocomplete: 'new-password' })}
-  <button type="submit">Set password and sign in</button>`
-      : html`<button type="submit">Sign in</button>`
-  }
-</form>
-</div>`,
-  });
-}
-
 type LinkHolder = NonNullable<Awaited<ReturnType<typeof peekLoginToken>>>;
-
-function linkInvalid(): SafeHtml {
-  return messagePage({
-    title: 'This link no longer works',
-    message:
-      'Sign-in links work once and expire. If you already set a password, sign in with it; otherwise ask an owner of your organization (or your operator) for a new link.',
-    action: { href: '/portal/login', label: 'Go to sign in' },
-  });
-}
 
 async function startSession(reply: FastifyReply, deps: PortalDeps, userId: string): Promise<void> {
   const { cookieValue } = await createSession(deps.db, deps.tokenKey, userId);
@@ -111,35 +40,43 @@ async function startSession(reply: FastifyReply, deps: PortalDeps, userId: strin
   reply.clearCookie(names.form, cookieOptions(deps.secureCookies));
 }
 
+function formToken(deps: PortalDeps, request: FastifyRequest, reply: FastifyReply): string {
+  return issueFormToken(request, reply, deps.tokenKey, deps.secureCookies);
+}
+
+/** The page a sign-in link opens: set a password when the link's purpose needs one, else a button. */
+function linkPage(
+  deps: PortalDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  found: LinkHolder,
+  error?: string,
+): SafeHtml {
+  return setPasswordPage({
+    path: `/portal/login/${token}`,
+    token: formToken(deps, request, reply),
+    email: found.user.email,
+    purpose: found.purpose,
+    needsPassword: needsPassword(found.purpose, found.user.hasPassword),
+    error,
+  });
+}
+
 export const signInRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
   const signInDeps = {
     db: deps.db,
     throttle: new LoginThrottle(deps.db, deps.signInThrottleKey, deps.now),
     verifyPassword: deps.verifyPassword ?? verifyPassword,
   };
-  const formToken = (request: FastifyRequest, reply: FastifyReply) =>
-    issueFormToken(request, reply, deps.tokenKey, deps.secureCookies);
-  /** The page a sign-in link opens: set a password when the link's purpose needs one, else a button. */
-  const linkPage = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    token: string,
-    found: LinkHolder,
-    error?: string,
-  ) =>
-    setPasswordForm({
-      path: `/portal/login/${token}`,
-      token: formToken(request, reply),
-      email: found.user.email,
-      purpose: found.purpose,
-      needsPassword: needsPassword(found.purpose, found.user.hasPassword),
-      error,
-    });
 
   portal.get('/login', anonymous, async (request, reply) => {
     const next = safeNext(queryValue(request, 'next'));
     if (request.portalSession) return seeOther(reply, next);
-    return sendPage(reply, loginForm({ token: formToken(request, reply), next, notice: noticeOf(request) }));
+    return sendPage(
+      reply,
+      signInPage({ token: formToken(deps, request, reply), next, notice: noticeOf(request) }),
+    );
   });
 
   portal.post('/login', anonymous, async (request, reply) => {
@@ -159,22 +96,14 @@ export const signInRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal
     if (outcome.kind === 'throttled') {
       const wait = outcome.retryAfterSeconds;
       request.log.warn('portal sign-in throttled');
-      return sendPage(
-        reply.header('retry-after', String(wait)),
-        messagePage({
-          title: 'Too many attempts',
-          message: `Too many failed sign-ins for this account. Wait ${Math.ceil(wait / 60)} minute(s) and try again, or ask an owner for a new sign-in link.`,
-          action: { href: '/portal/login', label: 'Back to sign in' },
-        }),
-        429,
-      );
+      return sendPage(reply.header('retry-after', String(wait)), tooManyAttemptsPage(wait), 429);
     }
     if (outcome.kind === 'refused') {
       request.log.info('portal sign-in failed');
       return sendPage(
         reply,
-        loginForm({
-          token: formToken(request, reply),
+        signInPage({
+          token: formToken(deps, request, reply),
           email: typed,
           next,
           error: 'Email or password is incorrect.',
@@ -191,45 +120,13 @@ export const signInRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal
   portal.get('/login/:token', { ...anonymous, schema: { params: TokenParams } }, async (request, reply) => {
     const { token } = request.params;
     const found = await peekLoginToken(deps.db, deps.tokenKey, token);
-    if (!found) return sendPage(reply, linkInvalid(), 410);
-    return sendPage(reply, linkPage(request, reply, token, found));
+    if (!found) return sendPage(reply, linkInvalidPage(), 410);
+    return sendPage(reply, linkPage(deps, request, reply, token, found));
   });
 
-  portal.post('/login/:token', { ...anonymous, schema: { params: TokenParams } }, async (request, reply) => {
-    const { token } = request.params;
-    const found = await peekLoginToken(deps.db, deps.tokenKey, token);
-    if (!found) return sendPage(reply, linkInvalid(), 410);
-    const setPassword = needsPassword(found.purpose, found.user.hasPassword);
-    let passwordHash: string | undefined;
-    if (setPassword) {
-      const form = formBody(request);
-      const password = formValue(form, 'password');
-      const problem = newPasswordProblem(password, formValue(form, 'confirm'), found.user.email);
-      if (problem) {
-        return sendPage(reply, linkPage(request, reply, token, found, problem), 400);
-      }
-      passwordHash = await hashPassword(password);
-    }
-    const consumed = await deps.db.transaction(async (tx) => {
-      const used = await consumeLoginToken(tx, deps.tokenKey, token);
-      if (!used) return undefined;
-      if (passwordHash) {
-        await setPasswordHash(tx, used.user.id, passwordHash);
-        // A new password signs the account out everywhere else.
-        await endUserSessions(tx, used.user.id);
-      }
-      return used;
-    });
-    if (!consumed) return sendPage(reply, linkInvalid(), 410);
-    // The link is the way out of a throttled account (the 429 page says so): its wait ends here too.
-    await signInDeps.throttle.signedIn(consumed.user.email);
-    await startSession(reply, deps, consumed.user.id);
-    request.log.info(
-      { userId: consumed.user.id, purpose: consumed.purpose },
-      'portal sign-in with one-time link',
-    );
-    return seeOther(reply, `/portal/checks?notice=${passwordHash ? 'password-set' : 'signed-in'}`);
-  });
+  portal.post('/login/:token', { ...anonymous, schema: { params: TokenParams } }, (request, reply) =>
+    signInWithLink(deps, signInDeps.throttle, request, reply, request.params.token),
+  );
 
   portal.post('/logout', async (request, reply) => {
     const names = cookieNames(deps.secureCookies);
@@ -239,6 +136,51 @@ export const signInRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal
     return seeOther(reply, '/portal/login?notice=signed-out');
   });
 };
+
+/**
+ * A one-time link used: the new password checked and hashed first (when the link's purpose needs one), then
+ * the link consumed and the password stored in one transaction, so a link works once.
+ */
+async function signInWithLink(
+  deps: PortalDeps,
+  throttle: LoginThrottle,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+): Promise<FastifyReply> {
+  const found = await peekLoginToken(deps.db, deps.tokenKey, token);
+  if (!found) return sendPage(reply, linkInvalidPage(), 410);
+  const setPassword = needsPassword(found.purpose, found.user.hasPassword);
+  let passwordHash: string | undefined;
+  if (setPassword) {
+    const form = formBody(request);
+    const password = formValue(form, 'password');
+    const problem = newPasswordProblem(password, formValue(form, 'confirm'), found.user.email);
+    if (problem) {
+      return sendPage(reply, linkPage(deps, request, reply, token, found, problem), 400);
+    }
+    passwordHash = await hashPassword(password);
+  }
+  const consumed = await deps.db.transaction(async (tx) => {
+    const used = await consumeLoginToken(tx, deps.tokenKey, token);
+    if (!used) return undefined;
+    if (passwordHash) {
+      await setPasswordHash(tx, used.user.id, passwordHash);
+      // A new password signs the account out everywhere else.
+      await endUserSessions(tx, used.user.id);
+    }
+    return used;
+  });
+  if (!consumed) return sendPage(reply, linkInvalidPage(), 410);
+  // The link is the way out of a throttled account (the 429 page says so): its wait ends here too.
+  await throttle.signedIn(consumed.user.email);
+  await startSession(reply, deps, consumed.user.id);
+  request.log.info(
+    { userId: consumed.user.id, purpose: consumed.purpose },
+    'portal sign-in with one-time link',
+  );
+  return seeOther(reply, `/portal/checks?notice=${passwordHash ? 'password-set' : 'signed-in'}`);
+}
 
 /** Invitations and resets always set a password; a first-sign-in link only when none is set yet. */
 function needsPassword(purpose: TokenPurpose, hasPassword: boolean): boolean {

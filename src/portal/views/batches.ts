@@ -7,7 +7,7 @@ import { MAX_BATCH_CHECKS } from '../../contract/batch.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { statusBadge, timestamp } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { csrfField, page } from '../layout.ts';
+import { csrfField, messagePage, page } from '../layout.ts';
 
 export const BATCHES = '/portal/batches';
 /** How often a batch in progress reloads its page (a meta refresh: no script needed). */
@@ -213,4 +213,9 @@ ${
       b.next ? html`<a href="${here(view.status, b.next)}">More checks</a>` : ''
     }</nav>`,
   });
+}
+
+/** An upload that cannot go ahead (no file, too many rows, the limit, a used form): why, and the way back. */
+export function batchProblemPage(s: PortalSession | undefined, title: string, message: string): SafeHtml {
+  return messagePage({ title, message, session: s, action: { href: BATCHES, label: 'Back to Batches' } });
 }

@@ -153,3 +153,18 @@ ${errorSummary(errors)}
   <button type="submit">Start monitoring</button>
 </form></section>`;
 }
+
+/** The form again on a page of its own, when creating a monitor was refused (its problems on their fields). */
+export function monitorFormPage(
+  s: PortalSession,
+  checkId: string,
+  values: MonitorFormValues,
+  errors: { field: string; message: string }[],
+): SafeHtml {
+  return page({
+    title: 'Re-check this patient',
+    session: s,
+    current: 'checks',
+    body: html`<p><a href="/portal/checks/${checkId}">← Back to the check</a></p>${monitorForm(s, checkId, values, errors)}`,
+  });
+}
