@@ -16,7 +16,7 @@ const SHARED = ['config', 'ids', 'log', 'paths'];
 /** What the parts between the cores and the HTTP layers (checks, webhooks, tenancy, workers) build on. */
 const FOUNDATION = ['payers', 'x12', 'benefits', 'contract', 'store', ...SHARED];
 /** The check lifecycle and what runs it: what the rooms above single checks (batches, monitors) build on. */
-const CHECKS = ['checks', 'webhooks', 'tenancy', 'workers', 'metrics', ...FOUNDATION];
+const CHECKS = ['checks', 'webhooks', 'tenancy', 'workers', 'directory', 'metrics', ...FOUNDATION];
 /** What the HTTP layers (api, portal) build on: every room of the domain. */
 const DOMAIN = ['batches', 'monitors', ...CHECKS];
 
@@ -44,6 +44,9 @@ const MAY_IMPORT = {
   // Organizations, API keys, portal users and sessions, and the admin operations over them.
   tenancy: ['webhooks', ...FOUNDATION],
   workers: ['checks', 'webhooks', ...FOUNDATION],
+  // The payer directory as every process shares it (database copy, reload, import) and the connection
+  // limits' database store: the payers/ code plus the store it may not touch itself.
+  directory: FOUNDATION,
   metrics: ['contract', 'store', ...SHARED],
   // The rooms above single checks: each turns its own requests into checks through the intake.
   batches: CHECKS,

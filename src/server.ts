@@ -17,9 +17,12 @@ import { projectPath } from './paths.ts';
 import type { PayerEntry } from './payers/connector.ts';
 import type { GatewayConnector } from './payers/connector-deps.ts';
 import type { ConnectorFactories } from './payers/connectors.ts';
+import { DatabaseLimitStore } from './directory/limit-store.ts';
+import { DirectoryService } from './directory/service.ts';
 import { createPayerDirectory, type PayerDirectory } from './payers/directory.ts';
-import { loadPayerEntries } from './payers/directory-file.ts';
+import { type LoadOptions, readPayersFile } from './payers/directory-file.ts';
 import { PayerGuard } from './payers/guard.ts';
+import { ConnectionLimiter, LocalLimitStore } from './payers/limits.ts';
 import { payerProblems } from './payers/health.ts';
 import { createSandboxConnector } from './payers/sandbox/index.ts';
 import { PORTAL_PREFIX, portalPlugin } from './portal/index.ts';
@@ -55,6 +58,8 @@ export interface Service {
   bootstrap?: BootstrapResult;
   resolvePayer: (id: string) => PayerEntry | undefined;
   directory: PayerDirectory;
+  /** The shared directory (reload, import); absent when a test hands the service its payers. */
+  directoryService?: DirectoryService;
   stop(): Promise<void>;
 }
 
@@ -78,16 +83,13 @@ export interface StartOptions {
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const roles = options.roles ?? { api: true, worker: true };
   const log = createLogger(config.logLevel, options.logDestination);
-  // The directory first: a bad payers file or a missing credential stops the start before the store opens.
-  const sandbox = createSandboxConnector({ latencyMs: config.sandboxLatencyMs });
-  const directory = createPayerDirectory(
-    options.payers ??
-      loadPayerEntries(config, {
-        sandbox,
-        factories: options.connectorFactories,
-        secrets: { env: options.secretEnv ?? withDotEnv(process.env) },
-      }),
-  );
+  // The file first: a bad payers file or a missing credential stops the start before the store opens.
+  const loadOptions: LoadOptions = {
+    sandbox: createSandboxConnector({ latencyMs: config.sandboxLatencyMs }),
+    factories: options.connectorFactories,
+    secrets: { env: options.secretEnv ?? withDotEnv(process.env) },
+  };
+  const file = options.payers ? undefined : readPayersFile(config, undefined, loadOptions.secrets);
   const store = await openStore(config, {
     initInChildProcess: options.initStoreInChildProcess,
     log: log.child({ component: 'store' }),
@@ -97,6 +99,21 @@ export async function startService(config: Config, options: StartOptions = {}): 
   }
   const stops: (() => Promise<void>)[] = [];
   try {
+    let directory: PayerDirectory;
+    let directoryService: DirectoryService | undefined;
+    if (options.payers) {
+      directory = createPayerDirectory(options.payers);
+    } else {
+      directoryService = await DirectoryService.open(
+        store.db,
+        config,
+        loadOptions,
+        log.child({ component: 'payer-directory' }),
+        file,
+      );
+      await directoryService.follow();
+      directory = directoryService.directory;
+    }
     const master = config.secretKey ?? loadOrCreateMasterSecret(config.dataDir);
     const keys = deriveServiceKeys(master);
     const resolvePayer = (id: string) => directory.resolvePayer(id);
@@ -116,6 +133,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       box,
       resolvePayer,
       directory,
+      ...(directoryService ? { directoryService } : {}),
       stop: async () => {},
     };
     let guard: PayerGuard | undefined;
@@ -134,11 +152,18 @@ export async function startService(config: Config, options: StartOptions = {}): 
           workerLog.warn({ payer, state }, 'payer circuit breaker changed state');
         },
       });
+      // Account limits per connection: in memory on PGlite (one process), in the database on PostgreSQL.
+      const limiter = new ConnectionLimiter({
+        store: config.databaseUrl ? new DatabaseLimitStore(store.db) : new LocalLimitStore(),
+        holder: instanceId,
+        holdMs: config.leaseMs,
+      });
       const worker = new CheckWorker({
         db: store.db,
         log: workerLog,
         workerId: instanceId,
         guard,
+        limiter,
         outageWaitMs: config.payerOutageWaitMs,
         batchRetryMs: config.batchRetryHours * 3_600_000,
         onDeferred: (e) => metrics.deferred(e.tradingPartnerServiceId, e.reason),
@@ -191,9 +216,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
         () => dispatcher.stop(),
         stopRetention,
         // Gateway connectors keep keep-alive pools; once no check is in flight they can go.
-        () => closeConnectors(directory),
+        () => (directoryService ? directoryService.close() : closeConnectors(directory)),
       );
     }
+    if (directoryService && !roles.worker) stops.push(() => directoryService.close());
     if (roles.api) {
       const adminToken = randomBytes(24).toString('base64url');
       let listenUrl = ''; // known once the app listens, before any request is served

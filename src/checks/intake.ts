@@ -21,7 +21,10 @@ import { type FieldProblem, validateCheckRequest } from './request.ts';
 import { repairCheckRequest } from './request-repair.ts';
 
 /** What the intake reads of a directory entry. */
-export type IntakePayer = Pick<PayerEntry, 'tradingPartnerServiceId' | 'keepMemberIdSeparators'>;
+export type IntakePayer = Pick<
+  PayerEntry,
+  'tradingPartnerServiceId' | 'keepMemberIdSeparators' | 'eligibility' | 'enrollment'
+> & { payerName?: string };
 
 /** What the intake asks of the payer directory (`PayerDirectory` has it). */
 export interface PayerLookup {
@@ -62,6 +65,31 @@ export function sentPayerId(body: unknown): string {
     : '';
 }
 
+/**
+ * A payer the directory marks as taking no eligibility inquiries, or as needing an enrollment that is not
+ * done, is refused here, before anything is stored or sent: the payer would only answer with an AAA.
+ */
+function payerProblems(payer: IntakePayer): FieldProblem[] {
+  const field = 'tradingPartnerServiceId';
+  if (payer.eligibility === false) {
+    return [
+      {
+        field,
+        problem: `payer ${payer.tradingPartnerServiceId} ${payer.payerName ? ` (${payer.payerName})` : ''} does not take eligibility inquiries through this service`,
+      },
+    ];
+  }
+  if (payer.enrollment === 'required') {
+    return [
+      {
+        field,
+        problem: `payer ${payer.tradingPartnerServiceId} ${payer.payerName ? ` (${payer.payerName})` : ''} requires enrollment before eligibility checks, and it is not done (set "enrollment": "done" in the payer directory once it is)`,
+      },
+    ];
+  }
+  return [];
+}
+
 /** A submit body taken in: the request to store, or every problem with it. */
 export function takeIn(body: unknown, options: IntakeOptions = {}): Intake {
   const sentId = sentPayerId(body);
@@ -70,6 +98,7 @@ export function takeIn(body: unknown, options: IntakeOptions = {}): Intake {
     keepMemberIdSeparators: payer?.keepMemberIdSeparators === true,
   });
   const problems = validateCheckRequest(repaired.body, options.now);
+  if (payer) problems.push(...payerProblems(payer));
   if (problems.length) return { ok: false, problems };
   const { reuseWithinHours, ...asked } = repaired.body as EligibilityCheckRequest;
   const request =

@@ -266,6 +266,9 @@ export const EligibilityMeta = Type.Object(
     senderId: OptStr(),
     submitterId: OptStr(),
     traceId: OptStr(),
+    connection: OptStr(
+      'An addition to the spec: the payer connection (PAYERS_FILE `connections`) that answered, e.g. `stedi`; after a failover, the one that took over.',
+    ),
     reusedFrom: Type.Optional(
       Type.Object(
         {

@@ -2,7 +2,7 @@
  * A payer connector takes the X12 270 the service built and returns the payer's X12 271 text.
  * Failures are typed: a transient failure is retried with backoff, a permanent one fails the check.
  */
-import type { ConnectorType } from './directory-schema.ts';
+import type { ConnectionLimits, ConnectorType, EnrollmentState, StcStrategy } from './directory-schema.ts';
 
 export interface PayerCallOptions {
   /** Aborted when the call's time budget is spent or the worker shuts down. */
@@ -43,6 +43,19 @@ export class PayerAuthenticationError extends TransientPayerError {
   }
 }
 
+/**
+ * The connection (a clearinghouse account, a gateway) refused the call for its own rate or concurrency
+ * limit (HTTP 429, a documented "too many requests" answer). It says nothing about the payer: the whole
+ * connection backs off for `retryAfterMs`, the check waits without spending an attempt, and no payer's
+ * breaker counts it.
+ */
+export class ConnectionThrottledError extends TransientPayerError {
+  constructor(message: string, retryAfterMs?: number) {
+    super(message, retryAfterMs);
+    this.name = 'ConnectionThrottledError';
+  }
+}
+
 /** The payer will never answer this inquiry: do not retry. */
 export class PermanentPayerError extends Error {
   constructor(message: string) {
@@ -51,13 +64,44 @@ export class PermanentPayerError extends Error {
   }
 }
 
+/**
+ * A way to reach payers: one connector (endpoint and credential) shared by every payer that names it, with
+ * the account's limits. A payer's inline `connector` is a private connection named `payer:<id>`.
+ */
+export interface Connection {
+  /** The name in PAYERS_FILE (`stedi`), or `payer:<id>` for an inline connector. Never a secret. */
+  readonly name: string;
+  readonly type: ConnectorType;
+  readonly connector: PayerConnector;
+  /** Account-wide limits; none: only each payer's own `concurrency` applies. */
+  readonly limits?: ConnectionLimits;
+  /** Default profile of the payers reached through it. */
+  readonly stcStrategy?: StcStrategy;
+  readonly timeoutMs?: number;
+  /** The 270's ISA/GS ids where the connection overrides them. */
+  readonly envelope?: EnvelopeIds;
+}
+
 /** A payer the service can reach, as listed in the payer directory. */
 export interface PayerEntry {
   tradingPartnerServiceId: string;
   payerName: string;
   /** Identifier sent in the 270 (NM1*PR NM109) and ISA08/GS03. */
   payerId: string;
+  /** The first connection's connector (what a payer with one connection is called through). */
   connector: PayerConnector;
+  /**
+   * The connections to try, in order: a check goes to the first whose breaker (for this payer) is closed.
+   * Absent: one private connection around `connector`.
+   */
+  connections?: readonly Connection[];
+  /** How service types are asked (per payer, else the connection's default, else `repeat`). */
+  stcStrategy?: StcStrategy;
+  /** False: this payer takes no eligibility inquiries here; submits are refused before any call. */
+  eligibility?: boolean;
+  enrollment?: EnrollmentState;
+  /** Two-letter codes of the states the payer serves (search). */
+  states?: readonly string[];
   /** Other ids that resolve to this payer; a check submitted under one is stored under the canonical id. */
   aliases?: readonly string[];
   /** For listings, logs and metric labels; default the connector's `name`. */

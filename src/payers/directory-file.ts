@@ -3,18 +3,24 @@
  * PAYERS_FILE. A file with problems stops the process with every problem named (entry, field, why), as a
  * bad environment does: a payer that cannot be reached must not surface as SH02s hours later.
  *
- * Two levels, because `elig payer list` only reads: `readPayersFile` validates the file (schema, unique
- * ids and aliases, envelope ids, timeouts against LEASE_MS); `loadPayerEntries` also resolves the secret
- * references and builds each connector through the factory map.
+ * The file has two parts: `connections` (a clearinghouse account or a payer's own gateway, defined once,
+ * with account-wide limits) and `payers`, each naming its connection(s), or, as before connections
+ * existed, carrying an inline `connector` (a private connection `payer:<id>`).
+ *
+ * Two levels, because `elig payer list` only reads: `checkDirectoryDocument` names every problem of a
+ * document (schema, unique ids and aliases, connection names, envelope ids, timeouts against LEASE_MS, and
+ * with secret sources, every secret reference that does not resolve: all in one report);
+ * `buildPayerEntries` builds each connection's connector once, through the factory map, and the entries.
  */
 import { readFileSync } from 'node:fs';
 import { Compile } from 'typebox/compile';
 import { type Config, ConfigError } from '../config.ts';
-import type { PayerConnector, PayerEntry } from './connector.ts';
+import type { Connection, PayerConnector, PayerEntry } from './connector.ts';
 import { CONNECTOR_FACTORIES, type ConnectorDeps, type ConnectorFactories } from './connectors.ts';
 import { type ListedPayer, listedPayer, sandboxPayerEntry } from './directory.ts';
 import {
   CORE_DEFAULT_TIMEOUT_MS,
+  type ConnectionConfig,
   type ConnectorConfig,
   type PayerDirectoryEntry,
   PayerDirectoryFile,
@@ -32,46 +38,89 @@ export type DirectorySettings = Pick<
 const compiled = Compile(PayerDirectoryFile);
 /** ISA08/GS03 hold 15 characters; a longer payerId needs the connector's `receiverId`. */
 const ISA_ID_MAX = 15;
+/** A report names this many problems, then how many more there are (a 10,000-payer list can be all wrong). */
+const MAX_PROBLEMS = 200;
 
-/** The validated entries of PAYERS_FILE (none when it is not set). Throws ConfigError naming every problem. */
-export function readPayersFile(
-  settings: DirectorySettings,
+/** The text of PAYERS_FILE as JSON (undefined when it is not set). Throws ConfigError for unreadable or bad JSON. */
+export function readPayersJson(
+  settings: Pick<DirectorySettings, 'payersFile'>,
   readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
-): PayerDirectoryEntry[] {
+): unknown {
   const path = settings.payersFile;
-  if (!path) return [];
+  if (!path) return undefined;
   let text: string;
   try {
     text = readFile(path);
   } catch (err) {
     throw new ConfigError(`PAYERS_FILE ${path} could not be read (${(err as NodeJS.ErrnoException).code})`);
   }
-  let json: unknown;
+  return parseDirectoryJson(text, `PAYERS_FILE ${path}`);
+}
+
+export function parseDirectoryJson(text: string, what: string): unknown {
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (err) {
     // V8's message quotes the text around the mistake; only its position is repeated here.
-    throw new ConfigError(`PAYERS_FILE ${path} is not valid JSON${where(text, err as Error)}`);
+    throw new ConfigError(`${what} is not valid JSON${where(text, err as Error)}`);
   }
+}
+
+/**
+ * Every problem of a directory document, in one list: schema, ids and aliases, connection names, envelope
+ * ids and timeouts, and, given secret sources, each secret reference that does not resolve.
+ */
+export function checkDirectoryDocument(
+  json: unknown,
+  settings: DirectorySettings,
+  secrets?: SecretSources,
+): string[] {
   const problems = schemaProblems(PayerDirectoryFile, json, '');
   if (!problems.length && !compiled.Check(json)) {
     for (const e of compiled.Errors(json)) problems.push(`${e.instancePath || '/'} ${e.message}`);
   }
-  const payers = (json as Partial<PayerDirectoryFile>)?.payers;
-  if (Array.isArray(payers)) {
-    // Cross-entry and semantic checks run on the entries that are well formed, so one pass names it all.
-    const wellFormed = payers.filter(
-      (_, i) => !problems.some((p) => p.startsWith(`payers[${i}].`) || p.startsWith(`payers[${i}] `)),
-    );
-    problems.push(
-      ...keyProblems(payers, settings.sandboxEnabled),
-      ...entryProblems(payers, wellFormed, settings),
-    );
+  const doc = (json ?? {}) as Partial<PayerDirectoryFile>;
+  const connections =
+    doc.connections && typeof doc.connections === 'object' && !Array.isArray(doc.connections)
+      ? (doc.connections as Record<string, unknown>)
+      : {};
+  const bad = new Set(problems.map((p) => /^(payers\[\d+\]|connections\.[^.:\s]+)/.exec(p)?.[1]));
+  for (const [name, c] of Object.entries(connections)) {
+    if (!bad.has(`connections.${name}`))
+      problems.push(...connectorProblems(c as ConnectionConfig, undefined, `connections.${name}`));
+    if (secrets) problems.push(...resolveSecretsIn(c, `connections.${name}`, secrets).problems);
   }
-  if (problems.length) {
-    throw new ConfigError(`Invalid payers file ${path}:\n  - ${[...new Set(problems)].join('\n  - ')}`);
+  const payers = Array.isArray(doc.payers) ? doc.payers : [];
+  problems.push(...keyProblems(payers, settings.sandboxEnabled));
+  for (const [i, item] of payers.entries()) {
+    const at = `payers[${i}]`;
+    const entry = (item ?? {}) as PayerDirectoryEntry;
+    if (secrets && entry.connector)
+      problems.push(...resolveSecretsIn(entry.connector, `${at}.connector`, secrets).problems);
+    if (bad.has(at)) continue;
+    problems.push(...entryProblems(entry, at, connections as Record<string, ConnectionConfig>, settings));
   }
-  return (json as PayerDirectoryFile).payers;
+  return [...new Set(problems)];
+}
+
+/** A ConfigError naming the problems (at most MAX_PROBLEMS, then how many more). */
+export function directoryError(what: string, problems: readonly string[]): ConfigError {
+  const shown = problems.slice(0, MAX_PROBLEMS);
+  const more = problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : '';
+  return new ConfigError(`Invalid ${what}:\n  - ${shown.join('\n  - ')}${more}`);
+}
+
+/** The validated document of PAYERS_FILE (no payers when it is not set). Throws ConfigError naming every problem. */
+export function readPayersFile(
+  settings: DirectorySettings,
+  readFile?: (path: string) => string,
+  secrets?: SecretSources,
+): PayerDirectoryFile {
+  const json = readPayersJson(settings, readFile);
+  if (json === undefined) return { payers: [] };
+  const problems = checkDirectoryDocument(json, settings, secrets);
+  if (problems.length) throw directoryError(`payers file ${settings.payersFile}`, problems);
+  return json as PayerDirectoryFile;
 }
 
 function where(text: string, err: Error): string {
@@ -114,28 +163,72 @@ function keyProblems(payers: unknown[], sandboxEnabled: boolean): string[] {
   return problems;
 }
 
-function entryProblems(payers: unknown[], wellFormed: unknown[], settings: DirectorySettings): string[] {
+function entryProblems(
+  entry: PayerDirectoryEntry,
+  at: string,
+  connections: Record<string, ConnectionConfig>,
+  settings: DirectorySettings,
+): string[] {
   const problems: string[] = [];
-  for (const [i, item] of payers.entries()) {
-    if (!wellFormed.includes(item)) continue;
-    const entry = item as PayerDirectoryEntry;
-    const c = entry.connector;
-    problems.push(...urlProblems(c.url, `payers[${i}].connector.url`));
-    if (c.type === 'x12-json' && c.auth.type === 'oauth2-client-credentials')
-      problems.push(...urlProblems(c.auth.tokenUrl, `payers[${i}].connector.auth.tokenUrl`));
-    if (!c.receiverId && entry.payerId.length > ISA_ID_MAX) {
+  const names = connectionNames(entry);
+  if (entry.connector && names.length) {
+    problems.push(`${at} has both connection and connector; name a connection or keep the inline connector`);
+  } else if (!entry.connector && !names.length) {
+    problems.push(`${at} needs a connection (a name from connections) or a connector`);
+  }
+  for (const [n, name] of names.entries()) {
+    const path = Array.isArray(entry.connection) ? `${at}.connection[${n}]` : `${at}.connection`;
+    if (!Object.hasOwn(connections, name)) {
+      const known = Object.keys(connections);
       problems.push(
-        `payers[${i}].payerId is longer than ${ISA_ID_MAX} characters, too long for the ISA/GS receiver: set connector.receiverId`,
+        `${path} "${name}" is not a connection of this file${known.length ? ` (known: ${known.slice(0, 10).join(', ')})` : ' (it has no connections)'}`,
+      );
+    } else if (names.indexOf(name) !== n) {
+      problems.push(`${path} "${name}" is listed twice`);
+    }
+  }
+  if (entry.connector) problems.push(...connectorProblems(entry.connector, entry, `${at}.connector`));
+  for (const name of names) {
+    const c = Object.hasOwn(connections, name) ? connections[name] : undefined;
+    if (c && !c.receiverId && entry.payerId.length > ISA_ID_MAX) {
+      problems.push(
+        `${at}.payerId is longer than ${ISA_ID_MAX} characters, too long for the ISA/GS receiver: set receiverId on connection ${name}`,
       );
     }
-    const timeoutMs = timeoutOf(entry, settings);
-    if (timeoutMs >= settings.leaseMs) {
+  }
+  const timeouts = [
+    entry.timeoutMs,
+    ...names.map((n) => (Object.hasOwn(connections, n) ? connections[n]?.timeoutMs : undefined)),
+  ];
+  for (const timeoutMs of timeouts.length > 1
+    ? timeouts.filter((t) => t !== undefined)
+    : [timeoutOf(entry, entry.connector, settings)]) {
+    if (timeoutMs !== undefined && timeoutMs >= settings.leaseMs) {
       problems.push(
-        `payers[${i}].timeoutMs (${timeoutMs}) must be less than LEASE_MS (${settings.leaseMs}), or a check could be taken over mid-call`,
+        `${at}.timeoutMs (${timeoutMs}) must be less than LEASE_MS (${settings.leaseMs}), or a check could be taken over mid-call`,
       );
     }
   }
   return problems;
+}
+
+/** URL problems of a connector or connection, and the receiver id an inline connector needs. */
+function connectorProblems(c: ConnectorConfig, entry: PayerDirectoryEntry | undefined, at: string): string[] {
+  const problems = urlProblems(c.url, `${at}.url`);
+  if (c.type === 'x12-json' && c.auth.type === 'oauth2-client-credentials')
+    problems.push(...urlProblems(c.auth.tokenUrl, `${at}.auth.tokenUrl`));
+  if (entry && !c.receiverId && entry.payerId.length > ISA_ID_MAX) {
+    problems.push(
+      `${at.replace(/\.connector$/, '')}.payerId is longer than ${ISA_ID_MAX} characters, too long for the ISA/GS receiver: set connector.receiverId`,
+    );
+  }
+  return problems;
+}
+
+/** The connection names of an entry, in failover order. */
+export function connectionNames(entry: Pick<PayerDirectoryEntry, 'connection'>): string[] {
+  const c = entry.connection;
+  return c === undefined ? [] : Array.isArray(c) ? [...c] : [c];
 }
 
 /** Credentials belong in secret references, never in a URL that ends up in a file under version control. */
@@ -147,30 +240,42 @@ function urlProblems(url: string, path: string): string[] {
   return [];
 }
 
-/** The entry's own budget; else CORE's 20 s real-time expectation caps PAYER_TIMEOUT_MS for CORE gateways. */
-function timeoutOf(entry: PayerDirectoryEntry, settings: DirectorySettings): number {
+/**
+ * The entry's own budget; else its connection's; else CORE's 20 s real-time expectation caps
+ * PAYER_TIMEOUT_MS for CORE gateways.
+ */
+function timeoutOf(
+  entry: Pick<PayerDirectoryEntry, 'timeoutMs'>,
+  c: ConnectionConfig | undefined,
+  settings: DirectorySettings,
+): number {
   if (entry.timeoutMs !== undefined) return entry.timeoutMs;
-  return isCore(entry.connector)
+  if (c?.timeoutMs !== undefined) return c.timeoutMs;
+  return c && isCore(c)
     ? Math.min(settings.payerTimeoutMs, CORE_DEFAULT_TIMEOUT_MS)
     : settings.payerTimeoutMs;
 }
 
 const isCore = (c: ConnectorConfig) => c.type === 'caqh-core-soap' || c.type === 'caqh-core-mime';
 
-/** What listings show, from the config and the file alone (no secrets resolved, no connector built). */
-export function listConfiguredPayers(settings: DirectorySettings): ListedPayer[] {
-  const sandbox: ListedPayer[] = settings.sandboxEnabled
+/** What listings show, from a document alone (no secrets resolved, no connector built). */
+export function listDocumentPayers(doc: PayerDirectoryFile, sandboxEnabled: boolean): ListedPayer[] {
+  const sandbox: ListedPayer[] = sandboxEnabled
     ? [listedPayer(sandboxPayerEntry({ name: 'sandbox', send: async () => '' }))]
     : [];
   return [
     ...sandbox,
-    ...readPayersFile(settings).map((e) => ({
-      id: e.id,
-      name: e.name,
-      aliases: [...(e.aliases ?? [])],
-      connectorType: e.connector.type,
-    })),
+    ...doc.payers.map((e) => {
+      const first = connectionNames(e)[0];
+      const type = e.connector?.type ?? (first ? doc.connections?.[first]?.type : undefined) ?? 'x12-json';
+      return { id: e.id, name: e.name, aliases: [...(e.aliases ?? [])], connectorType: type };
+    }),
   ];
+}
+
+/** What listings show, from the config and the file alone. */
+export function listConfiguredPayers(settings: DirectorySettings): ListedPayer[] {
+  return listDocumentPayers(readPayersFile(settings), settings.sandboxEnabled);
 }
 
 export interface LoadOptions {
@@ -181,52 +286,112 @@ export interface LoadOptions {
   /** Where `{"env"}` and `{"file"}` references are read. */
   secrets: SecretSources;
   readFile?: (path: string) => string;
+  /** Connections built by an earlier load, reused when their config is unchanged (keep-alive pools, tokens). */
+  previous?: ReadonlyMap<string, BuiltConnection>;
 }
 
-/** The whole directory, ready to call: sandbox first (when enabled), then the file's payers in order. */
+/** A connection with the config it was built from (a reload rebuilds only what changed). */
+export interface BuiltConnection {
+  connection: Connection;
+  /** The config as JSON, with the X12 defaults it was built with. */
+  fingerprint: string;
+}
+
+/** The whole directory of PAYERS_FILE, ready to call: sandbox first (when enabled), then the payers in order. */
 export function loadPayerEntries(settings: DirectorySettings, options: LoadOptions): PayerEntry[] {
-  const file = readPayersFile(settings, options.readFile);
+  const json = readPayersJson(settings, options.readFile) ?? { payers: [] };
+  const problems = checkDirectoryDocument(json, settings, options.secrets);
+  if (problems.length) throw directoryError(`payers file ${settings.payersFile}`, problems);
+  return buildPayerEntries(json as PayerDirectoryFile, settings, options).entries;
+}
+
+/**
+ * Entries of a checked document: each connection's connector is built once and shared by its payers; an
+ * inline connector becomes the private connection `payer:<id>`. Throws ConfigError naming every problem.
+ */
+export function buildPayerEntries(
+  doc: PayerDirectoryFile,
+  settings: DirectorySettings,
+  options: LoadOptions,
+): { entries: PayerEntry[]; connections: Map<string, BuiltConnection> } {
   const factories = options.factories ?? CONNECTOR_FACTORIES;
   const problems: string[] = [];
-  const entries: PayerEntry[] = settings.sandboxEnabled ? [sandboxPayerEntry(options.sandbox)] : [];
-  for (const [i, e] of file.entries()) {
-    const at = `payers[${i}].connector`;
-    const { secrets, problems: missing } = resolveSecretsIn(e.connector, at, options.secrets);
+  const built = new Map<string, BuiltConnection>();
+  const connect = (name: string, c: ConnectionConfig, receiverId: string, at: string) => {
+    const fingerprint = JSON.stringify([c, settings.x12SenderId, receiverId]);
+    const earlier = options.previous?.get(name);
+    if (earlier?.fingerprint === fingerprint) return earlier;
+    const { secrets, problems: missing } = resolveSecretsIn(c, at, options.secrets);
     problems.push(...missing);
-    if (missing.length) continue;
-    const c = e.connector;
+    if (missing.length) return undefined;
     const deps: ConnectorDeps = {
       // Every reference of the config was resolved above; one the factory builds itself is resolved here.
       secret: (ref: SecretRef) => secrets.get(secretRefKey(ref)) ?? resolveOrThrow(ref, options.secrets),
       senderId: c.senderId ?? settings.x12SenderId,
-      receiverId: c.receiverId ?? e.payerId,
+      receiverId,
     };
-    let connector: PayerConnector;
     try {
-      connector = build(factories, c, deps);
+      const connector = build(factories, c, deps);
+      const connection: Connection = {
+        name,
+        type: c.type,
+        connector,
+        ...(c.limits ? { limits: c.limits } : {}),
+        ...(c.stcStrategy ? { stcStrategy: c.stcStrategy } : {}),
+        ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+        ...(envelopeOf(c) ? { envelope: envelopeOf(c) } : {}),
+      };
+      return { connection, fingerprint };
     } catch (err) {
       problems.push(`${at}: ${(err as Error).message}`);
-      continue;
+      return undefined;
     }
+  };
+  // Named connections: their ISA/GS receiver is the connection's `receiverId`, else the clearinghouse reads
+  // the payer from NM109; the envelope receiver is then the payer id of each 270 (see envelopeOf).
+  for (const [name, c] of Object.entries(doc.connections ?? {})) {
+    const b = connect(name, c, c.receiverId ?? '', `connections.${name}`);
+    if (b) built.set(name, b);
+  }
+  const entries: PayerEntry[] = settings.sandboxEnabled ? [sandboxPayerEntry(options.sandbox)] : [];
+  for (const [i, e] of doc.payers.entries()) {
+    const names = connectionNames(e);
+    let connections: Connection[];
+    if (e.connector) {
+      const name = `payer:${e.id}`;
+      const b = connect(name, e.connector, e.connector.receiverId ?? e.payerId, `payers[${i}].connector`);
+      if (!b) continue;
+      built.set(name, b);
+      connections = [b.connection];
+    } else {
+      connections = names.flatMap((n) => {
+        const c = built.get(n)?.connection;
+        return c ? [c] : [];
+      });
+      if (connections.length !== names.length) continue; // the connection's own problem is reported
+    }
+    const first = connections[0]!;
+    const firstConfig = e.connector ?? doc.connections?.[names[0]!];
     entries.push({
       tradingPartnerServiceId: e.id,
       payerName: e.name,
       payerId: e.payerId,
-      connector,
+      connector: first.connector,
+      connections,
       aliases: e.aliases ?? [],
-      connectorType: c.type,
+      connectorType: first.type,
       concurrency: e.concurrency,
-      timeoutMs: timeoutOf(e, settings),
-      envelope: envelopeOf(c),
+      timeoutMs: timeoutOf(e, firstConfig, settings),
+      envelope: envelopeOf(firstConfig!),
       ...(e.keepMemberIdSeparators ? { keepMemberIdSeparators: true } : {}),
+      ...(e.stcStrategy ? { stcStrategy: e.stcStrategy } : {}),
+      ...(e.eligibility === false ? { eligibility: false } : {}),
+      ...(e.enrollment ? { enrollment: e.enrollment } : {}),
+      ...(e.states?.length ? { states: e.states } : {}),
     });
   }
-  if (problems.length) {
-    throw new ConfigError(
-      `Invalid payers file ${settings.payersFile}:\n  - ${[...new Set(problems)].join('\n  - ')}`,
-    );
-  }
-  return entries;
+  if (problems.length) throw directoryError(`payers file ${settings.payersFile}`, problems);
+  return { entries, connections: built };
 }
 
 function build(factories: ConnectorFactories, c: ConnectorConfig, deps: ConnectorDeps): PayerConnector {

@@ -99,6 +99,52 @@ export type ConnectorType = (typeof CONNECTOR_TYPES)[number] | 'sandbox';
 /** Payer ids as clients submit them (`tradingPartnerServiceId`), the same domain the submit schema allows. */
 const PayerKey = Type.String({ minLength: 1, maxLength: 50, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });
 
+/** A connection's name: what payers write in `connection`, and the `connection` label of metrics. */
+export const CONNECTION_NAME_PATTERN = '^[a-z0-9][a-z0-9_-]{0,39}$';
+const ConnectionName = Type.String({ pattern: CONNECTION_NAME_PATTERN });
+
+/**
+ * How a payer is asked for service types (docs/payers.md, "Payer profiles"): `repeat` (every code in one
+ * repeated EQ01), `loops` (one EQ per code), `separate` (one 270 per code, the 271s merged), `generic-only`
+ * (`30` alone).
+ */
+export const STC_STRATEGIES = ['repeat', 'loops', 'separate', 'generic-only'] as const;
+export type StcStrategy = (typeof STC_STRATEGIES)[number];
+const StcStrategySchema = Type.Union(STC_STRATEGIES.map((s) => Type.Literal(s)));
+
+/**
+ * Account-wide limits of a connection: they hold across every payer reached through it and across every
+ * worker process (on PostgreSQL through the `connection_slots` and `connection_state` tables).
+ */
+export const ConnectionLimits = Type.Object(
+  {
+    concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 1024 })),
+    ratePerSecond: Type.Optional(Type.Number({ minimum: 0.1, maximum: 10_000 })),
+  },
+  { additionalProperties: false },
+);
+export type ConnectionLimits = Static<typeof ConnectionLimits>;
+
+/** What a connection adds to a connector: shared limits, the default profile of its payers, a time budget. */
+const ConnectionFields = {
+  limits: Type.Optional(ConnectionLimits),
+  stcStrategy: Type.Optional(StcStrategySchema),
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
+};
+const options = { additionalProperties: false } as const;
+export const ConnectionConfig = Type.Union([
+  Type.Object({ ...CoreSoapConnector.properties, ...ConnectionFields }, options),
+  Type.Object({ ...CoreMimeConnector.properties, ...ConnectionFields }, options),
+  Type.Object({ ...X12JsonConnector.properties, ...ConnectionFields }, options),
+]);
+export type ConnectionConfig = Static<typeof ConnectionConfig>;
+
+/** Whether enrollment with the payer is needed before eligibility checks, and whether it is done. */
+export const ENROLLMENT_STATES = ['not-required', 'required', 'done'] as const;
+export type EnrollmentState = (typeof ENROLLMENT_STATES)[number];
+
+export const US_STATE_CODE_PATTERN = '^[A-Z]{2}$';
+
 export const PayerDirectoryEntry = Type.Object(
   {
     id: PayerKey,
@@ -106,18 +152,34 @@ export const PayerDirectoryEntry = Type.Object(
     /** NM109 of loop 2100A, and the ISA/GS receiver unless the connector overrides it. */
     payerId: Type.String({ minLength: 1, maxLength: 80, pattern: '^[A-Za-z0-9 .&/()#-]+$' }),
     aliases: Type.Optional(Type.Array(PayerKey, { maxItems: 50 })),
-    connector: ConnectorConfig,
+    /** A connection of `connections`, or several in failover order. Either this or `connector`. */
+    connection: Type.Optional(
+      Type.Union([ConnectionName, Type.Array(ConnectionName, { minItems: 1, maxItems: 5 })]),
+    ),
+    /** This payer's own gateway (the form before connections): a private connection `payer:<id>`. */
+    connector: Type.Optional(ConnectorConfig),
     concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 1024 })),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
     /** The payer's member ids contain spaces or dashes, so submission keeps them (default: removed). */
     keepMemberIdSeparators: Type.Optional(Type.Boolean()),
+    stcStrategy: Type.Optional(StcStrategySchema),
+    /** False: the payer takes no eligibility inquiries through this service; submits are refused. */
+    eligibility: Type.Optional(Type.Boolean()),
+    enrollment: Type.Optional(Type.Union(ENROLLMENT_STATES.map((s) => Type.Literal(s)))),
+    /** Two-letter codes of the US states the payer serves (payer search ranks by them). */
+    states: Type.Optional(Type.Array(Type.String({ pattern: US_STATE_CODE_PATTERN }), { maxItems: 60 })),
   },
   { additionalProperties: false },
 );
 export type PayerDirectoryEntry = Static<typeof PayerDirectoryEntry>;
 
 export const PayerDirectoryFile = Type.Object(
-  { payers: Type.Array(PayerDirectoryEntry, { maxItems: 10_000 }) },
+  {
+    connections: Type.Optional(
+      Type.Record(Type.String({ pattern: CONNECTION_NAME_PATTERN }), ConnectionConfig),
+    ),
+    payers: Type.Array(PayerDirectoryEntry, { maxItems: 10_000 }),
+  },
   { additionalProperties: false },
 );
 export type PayerDirectoryFile = Static<typeof PayerDirectoryFile>;

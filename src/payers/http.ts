@@ -6,7 +6,12 @@
  */
 import { rootCertificates } from 'node:tls';
 import { Agent, type Dispatcher, request } from 'undici';
-import { PayerAuthenticationError, PermanentPayerError, TransientPayerError } from './connector.ts';
+import {
+  ConnectionThrottledError,
+  PayerAuthenticationError,
+  PermanentPayerError,
+  TransientPayerError,
+} from './connector.ts';
 
 /** A 271 for one patient is a few kilobytes; 5 MB leaves room for large plans and stops a runaway body. */
 export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
@@ -194,10 +199,15 @@ export function statusError(
   if (status === 401 || status === 403) {
     return new PayerAuthenticationError(`${connector}: the gateway refused our credentials (HTTP ${status})`);
   }
-  const retry =
-    status === 429 || status >= 500
-      ? retryAfterMs(headerValue(answer.headers, 'retry-after'), now)
-      : undefined;
+  if (status === 429) {
+    // The account's limit, not the payer's health: the connection backs off, no breaker counts it.
+    const wait = retryAfterMs(headerValue(answer.headers, 'retry-after'), now);
+    return new ConnectionThrottledError(
+      `${connector}: the gateway answered HTTP 429 (too many requests)`,
+      wait,
+    );
+  }
+  const retry = status >= 500 ? retryAfterMs(headerValue(answer.headers, 'retry-after'), now) : undefined;
   return new TransientPayerError(`${connector}: the gateway answered HTTP ${status}${suffix}`, retry);
 }
 

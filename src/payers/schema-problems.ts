@@ -12,6 +12,8 @@ interface Schema {
   const?: unknown;
   anyOf?: Schema[];
   properties?: Record<string, Schema>;
+  /** A record keyed by names of one pattern (the payers file's `connections`). */
+  patternProperties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: boolean;
   items?: Schema;
@@ -48,6 +50,7 @@ function object(s: Schema, value: unknown, path: string, out: string[]): void {
     return;
   }
   const record = value as Record<string, unknown>;
+  if (s.patternProperties) return patterned(s.patternProperties, record, path, out);
   const known = s.properties ?? {};
   const at = (name: string) => (path ? `${path}.${name}` : name);
   for (const name of s.required ?? []) {
@@ -57,6 +60,20 @@ function object(s: Schema, value: unknown, path: string, out: string[]): void {
     const property = Object.hasOwn(known, name) ? known[name] : undefined;
     if (property) walk(property, v, at(name), out);
     else if (s.additionalProperties === false) out.push(`${at(name)} ${unknownField(name, known)}`);
+  }
+}
+
+function patterned(
+  patterns: Record<string, Schema>,
+  record: Record<string, unknown>,
+  path: string,
+  out: string[],
+): void {
+  for (const [name, v] of Object.entries(record)) {
+    const at = path ? `${path}.${name}` : name;
+    const match = Object.entries(patterns).find(([p]) => new RegExp(p, 'u').test(name));
+    if (match) walk(match[1], v, at, out);
+    else out.push(`${at}: "${name}" is not a valid name (${Object.keys(patterns).join(' or ')})`);
   }
 }
 

@@ -14,3 +14,5 @@ export const MONITORS_CHANNEL = 'elig_monitors';
 export async function wake(db: Queryable, channel: string): Promise<void> {
   await db.query('SELECT pg_notify($1, $2)', [channel, '']);
 }
+/** The payer directory changed (a reload or an import): every process rebuilds it from the database. */
+export const PAYER_DIRECTORY_CHANNEL = 'elig_payer_directory';

@@ -3,7 +3,19 @@
  * generated from this file with `npm run db:generate` and committed.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -339,4 +351,44 @@ export const loginAttempts = pgTable(
 export const heartbeat = pgTable('heartbeat', {
   id: integer('id').primaryKey(),
   probedAt: timestamp('probed_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Account-wide concurrency of a payer connection, shared by every worker process: one row per slot
+ * (`slot` < the connection's `limits.concurrency`). A call holds a slot (`holder`, until `expires_at`, past
+ * which a crashed holder's slot is free again). See src/store/queue/connection-slot-take.ts.
+ */
+export const connectionSlots = pgTable(
+  'connection_slots',
+  {
+    connection: text('connection').notNull(),
+    slot: integer('slot').notNull(),
+    holder: text('holder'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.connection, t.slot] })],
+);
+
+/**
+ * Per connection: the rate limit's token bucket (`tokens` as of `refilled_at`) and the back-off a 429 asked
+ * for (`paused_until`), shared by every worker process.
+ */
+export const connectionState = pgTable('connection_state', {
+  connection: text('connection').primaryKey(),
+  tokens: doublePrecision('tokens').notNull().default(0),
+  refilledAt: timestamp('refilled_at', { withTimezone: true }).notNull().defaultNow(),
+  pausedUntil: timestamp('paused_until', { withTimezone: true }),
+});
+
+/**
+ * The payer directory every process agrees on: one document per source (`file`: PAYERS_FILE as last
+ * loaded; `import:<connection>`: a clearinghouse payer list imported for that connection). Payers and
+ * connection settings only; secrets stay references (`{"env"}`/`{"file"}`), resolved by each process.
+ * `version` grows with every change, which processes are told of (NOTIFY elig_payer_directory).
+ */
+export const payerDirectory = pgTable('payer_directory', {
+  source: text('source').primaryKey(),
+  document: jsonb('document').notNull(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

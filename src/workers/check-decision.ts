@@ -46,8 +46,11 @@ export interface ClaimFacts {
   batch?: boolean;
 }
 
-/** Why the payer was not asked: its breaker is open (after an outage, or a refused credential), or busy. */
-export type PayerRefusal = 'circuit-open' | 'auth-failed' | 'busy';
+/**
+ * Why the payer was not asked: its breaker is open (after an outage, or a refused credential), its slots
+ * are busy, or its connection is throttled (account limits, a 429's back-off).
+ */
+export type PayerRefusal = 'circuit-open' | 'auth-failed' | 'busy' | 'throttled';
 /** Why a check waits without spending an attempt: a refusal, or a batch check past its attempt budget. */
 export type Deferral = PayerRefusal | 'batch-retry';
 
@@ -71,6 +74,9 @@ export type Decision =
   | { kind: 'retry'; delayMs: number; reason: string; attempt: 'counted' }
   | { kind: 'retry'; delayMs: number; reason: string; attempt: 'refunded'; deferredBy: Deferral }
   | { kind: 'release' };
+
+/** When a throttled check comes back if the connection named no Retry-After. */
+export const THROTTLE_RETRY_MS = 1_000;
 
 export function retryDelayMs(attempt: number, baseMs: number, random: () => number): number {
   const cap = baseMs * 2 ** Math.min(attempt - 1, 16);
@@ -122,6 +128,10 @@ export function decide(claim: ClaimFacts, attempt: Attempt, policy: RetryPolicy,
         const delay = outcome.retryAfterMs ?? retryDelayMs(claim.attempts, policy.retryBaseMs, policy.random);
         return deferOrFail(claim, 'auth-failed', delay, policy, now);
       }
+      // The connection's account limit, not the payer: wait for the back-off, attempt refunded.
+      if (outcome.cause === 'throttled') {
+        return deferOrFail(claim, 'throttled', outcome.retryAfterMs ?? THROTTLE_RETRY_MS, policy, now);
+      }
       if (claim.attempts >= policy.maxAttempts && claim.batch) {
         return batchRetryOrFail(claim, outcome.reason, outcome.retryAfterMs, policy, now);
       }
@@ -154,7 +164,12 @@ function deferOrFail(
   const waitedMs = now.getTime() - claim.createdAt.getTime();
   const windowMs = claim.batch ? policy.batchRetryMs : policy.outageWaitMs;
   if (reason !== 'busy' && waitedMs >= windowMs) {
-    const why = reason === 'auth-failed' ? 'it refuses our credentials' : 'circuit breaker open';
+    const why =
+      reason === 'auth-failed'
+        ? 'it refuses our credentials'
+        : reason === 'throttled'
+          ? 'its connection kept refusing for its rate limit'
+          : 'circuit breaker open';
     return {
       kind: 'fail',
       code: 'SH02',
@@ -198,5 +213,7 @@ function withoutKind(outcome: Extract<CheckOutcome, { kind: 'finished' }>) {
 export function permitResult(attempt: Attempt): PermitResult {
   if (attempt.kind !== 'outcome') return 'neutral';
   if (attempt.outcome.kind === 'finished') return 'success';
+  // A throttled call says nothing about the payer: its breaker does not count it.
+  if (attempt.outcome.cause === 'throttled') return 'neutral';
   return attempt.outcome.cause === 'authentication' ? 'auth-failure' : 'failure';
 }

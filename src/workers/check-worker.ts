@@ -11,7 +11,9 @@ import { type CheckKeys, checkKeys } from '../checks/patient-identity.ts';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { RequestCorrection } from '../contract/check-response.ts';
 import type { PayerEntry } from '../payers/connector.ts';
-import type { PayerGuard, PayerPermit } from '../payers/guard.ts';
+import { type PayerGuard, type PayerPermit } from '../payers/guard.ts';
+import type { ConnectionLimiter } from '../payers/limits.ts';
+import { type Route, routeOf } from '../payers/routes.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
 import { findReusableCheck } from '../store/check-history.ts';
 import type { Db } from '../store/db.ts';
@@ -69,6 +71,8 @@ export interface CheckWorkerOptions {
   identityKey?: Buffer;
   /** Per-payer concurrency limit and circuit breaker of this process (none: calls are not limited). */
   guard?: PayerGuard;
+  /** Account-wide limits of each connection, shared by every process (none: connections are not limited). */
+  limiter?: ConnectionLimiter;
   /** How long a check may wait on an open breaker, from submission, before it fails with SH02. */
   outageWaitMs?: number;
   /** How long a batch check may keep retrying, from submission, before it fails with SH02 (BATCH_RETRY_HOURS). */
@@ -79,6 +83,8 @@ export interface CheckWorkerOptions {
   onPayerCall?: (event: {
     tradingPartnerServiceId: string;
     connector: string;
+    /** The connection's name (`stedi`, `payer:<id>`), or the connector type for the sandbox. */
+    connection: string;
     outcome: PayerCallOutcome;
     durationMs: number;
   }) => void;
@@ -191,13 +197,16 @@ export class CheckWorker {
 
   /** One attempt: a payer slot, then the payer call and the reading of its answer. Never throws. */
   private async attempt(row: ClaimedCheck, signal: AbortSignal): Promise<Attempt> {
-    const payer = this.opts.resolvePayer(row.tradingPartnerServiceId);
+    const entry = this.opts.resolvePayer(row.tradingPartnerServiceId);
+    // Failover: the first connection whose breaker (for this payer) is closed; see src/payers/routes.ts.
+    const route = entry && routeOf(entry, this.opts.guard, this.opts.limiter, this.opts.leaseMs);
+    const payer = route?.payer;
     let permit: PayerPermit | undefined;
     const timeoutMs = payer?.timeoutMs ?? this.opts.payerTimeoutMs;
-    if (payer && this.opts.guard) {
+    if (route && this.opts.guard) {
       // Wait a little for a slot, but never so long that the lease could lapse during the call.
       const slack = (this.opts.leaseMs - timeoutMs) / 2;
-      permit = await this.opts.guard.acquire(payer.tradingPartnerServiceId, Math.min(5_000, slack), signal);
+      permit = await this.opts.guard.acquire(route.guardKey, Math.min(5_000, slack), signal);
       if (!permit.ok) {
         return signal.aborted
           ? { kind: 'aborted' }
@@ -208,12 +217,13 @@ export class CheckWorker {
     try {
       const outcome = await processCheck(row.id, row.request as EligibilityCheckRequest, {
         payer,
+        connection: route?.connection,
         senderId: this.opts.senderId,
         senderQualifier: this.opts.senderQualifier,
         timeoutMs,
         signal,
         requestCorrections: row.requestCorrections as RequestCorrection[] | null,
-        onPayerCall: payer ? (call) => this.payerCalled(row, payer, call) : undefined,
+        onPayerCall: route ? (call) => this.payerCalled(row, route, call) : undefined,
       });
       attempt =
         outcome.kind === 'transient' && signal.aborted ? { kind: 'aborted' } : { kind: 'outcome', outcome };
@@ -227,20 +237,22 @@ export class CheckWorker {
     }
     if (permit?.ok) permit.release(permitResult(attempt));
     const outcome = attempt.kind === 'outcome' ? attempt.outcome : undefined;
-    if (payer && this.opts.guard && outcome?.kind === 'transient' && outcome.cause === 'authentication') {
+    if (route && this.opts.guard && outcome?.kind === 'transient' && outcome.cause === 'authentication') {
       // The refused credential opened the breaker: come back when it lets a trial call through.
-      outcome.retryAfterMs = this.opts.guard.openForMs(payer.tradingPartnerServiceId) || undefined;
+      outcome.retryAfterMs = this.opts.guard.openForMs(route.guardKey) || undefined;
     }
     return attempt;
   }
 
   /** One line per payer call: ids, connector, outcome and latency; never PHI, X12 or credentials. */
-  private payerCalled(row: ClaimedCheck, payer: PayerEntry, call: PayerCall): void {
+  private payerCalled(row: ClaimedCheck, route: Route, call: PayerCall): void {
+    const { payer } = route;
     const connector = payer.connectorType ?? payer.connector.name;
     const fields = {
       checkId: row.id,
       payer: payer.tradingPartnerServiceId,
       connector,
+      ...(route.connection ? { connection: route.connection } : {}),
       outcome: call.outcome,
       latencyMs: Math.round(call.durationMs),
       exchangeId: call.exchangeId,
@@ -256,6 +268,7 @@ export class CheckWorker {
     this.opts.onPayerCall?.({
       tradingPartnerServiceId: payer.tradingPartnerServiceId,
       connector,
+      connection: route.connection ?? connector,
       outcome: call.outcome,
       durationMs: call.durationMs,
     });

@@ -14,6 +14,7 @@ import { type CheckContext, completedBody, failedBody, serviceFailure } from '..
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { EligibilityMeta, RequestCorrection } from '../contract/check-response.ts';
 import {
+  ConnectionThrottledError,
   PayerAuthenticationError,
   type PayerEntry,
   PermanentPayerError,
@@ -27,7 +28,13 @@ import { rejectionError } from './rejection-error.ts';
 
 export type CheckOutcome =
   | { kind: 'finished'; status: 'COMPLETED' | 'FAILED'; body: string; outcomeCode: string }
-  | { kind: 'transient'; reason: string; retryAfterMs?: number; cause?: 'authentication' };
+  | {
+      kind: 'transient';
+      reason: string;
+      retryAfterMs?: number;
+      /** `throttled`: the connection's account limit (429, or no slot in time); never a payer outage. */
+      cause?: 'authentication' | 'throttled';
+    };
 
 /** What one payer call came to, for its log line and metrics. */
 export type PayerCallOutcome =
@@ -38,7 +45,9 @@ export type PayerCallOutcome =
   | 'transient'
   | 'timeout'
   | 'permanent'
-  | 'auth-failed';
+  | 'auth-failed'
+  /** The connection refused for its account limit (429) or gave no slot in time: no payer answer. */
+  | 'throttled';
 
 export interface PayerCall {
   outcome: PayerCallOutcome;
@@ -51,6 +60,8 @@ export interface PayerCall {
 
 export interface ProcessOptions {
   payer: PayerEntry | undefined;
+  /** The connection the payer is asked through (the result's `meta.connection`). */
+  connection?: string;
   /** ISA06/GS02 and ISA05 (X12_SENDER_ID, X12_SENDER_QUALIFIER); the payer's envelope overrides them. */
   senderId: string;
   senderQualifier?: string;
@@ -85,6 +96,7 @@ export async function processCheck(
     submitterId: senderId,
     traceId: id,
     outboundTraceId: traceNumber,
+    ...(opts.connection ? { connection: opts.connection } : {}),
   };
   const ctx: CheckContext = {
     id,
@@ -200,6 +212,10 @@ function callFailed(
   if (err instanceof PayerAuthenticationError) {
     called('auth-failed');
     return { kind: 'transient', reason: 'payer authentication failed', cause: 'authentication' };
+  }
+  if (err instanceof ConnectionThrottledError) {
+    called('throttled');
+    return { kind: 'transient', reason: 'connection throttled', retryAfterMs: err.retryAfterMs, cause: 'throttled' };
   }
   if (err instanceof PermanentPayerError) {
     called('permanent');

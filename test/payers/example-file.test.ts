@@ -10,11 +10,13 @@ import { listConfiguredPayers, readPayersFile } from '../../src/payers/directory
 
 const settings = (payersFile: string) => ({ ...loadConfig({ ELIG_ENV: 'test' }), payersFile });
 
-test('examples/payers.example.json is a valid payers file, one entry per connector and auth style', () => {
-  const entries = readPayersFile(settings('examples/payers.example.json'));
-  const styles = entries.map((e) =>
-    e.connector.type === 'x12-json' ? `x12-json/${e.connector.auth.type}` : e.connector.type,
-  );
+test('examples/payers.example.json is a valid payers file, one connector of each type and auth style', () => {
+  const doc = readPayersFile(settings('examples/payers.example.json'));
+  const connectors = [
+    ...Object.values(doc.connections ?? {}),
+    ...doc.payers.flatMap((e) => (e.connector ? [e.connector] : [])),
+  ];
+  const styles = connectors.map((c) => (c.type === 'x12-json' ? `x12-json/${c.auth.type}` : c.type));
   assert.deepEqual(styles.sort(), [
     'caqh-core-mime',
     'caqh-core-soap',
@@ -31,7 +33,7 @@ test('every worked configuration in docs/payers.md is valid once its placeholder
   assert.ok(blocks.length >= 6, `found ${blocks.length} JSON blocks`);
   for (const block of blocks) {
     const filled = block.replace(/<[^>"]*>/g, 'PLACEHOLDER');
-    const entries = readPayersFile(settings('docs-block.json'), () => filled);
+    const entries = readPayersFile(settings('docs-block.json'), () => filled).payers;
     assert.ok(entries.length > 0);
   }
 });
