@@ -51,6 +51,13 @@ export class PermanentPayerError extends Error {
   }
 }
 
+/**
+ * How a payer is asked about several service type codes (docs/payers.md "Payer profiles: how each payer is
+ * asked"): `repeat` one EQ whose EQ01 repeats the codes, `loops` one EQ loop per code in one 270, `separate`
+ * one 270 per code (the 271s merged into one result), `generic-only` `30` alone.
+ */
+export type StcStrategy = 'repeat' | 'loops' | 'separate' | 'generic-only';
+
 /** A payer the service can reach, as listed in the payer directory. */
 export interface PayerEntry {
   tradingPartnerServiceId: string;
@@ -70,6 +77,13 @@ export interface PayerEntry {
   keepMemberIdSeparators?: boolean;
   /** The 270's ISA/GS ids where they differ from X12_SENDER_ID/X12_SENDER_QUALIFIER and `payerId`/ZZ. */
   envelope?: EnvelopeIds;
+  /** How the payer is asked about the service type codes; default `repeat`. */
+  stcStrategy?: StcStrategy;
+  /**
+   * What a check sent without service type codes asks: `products` (default) `30` and the codes the product
+   * service types are read from; `plan` `30` alone (the sandbox, whose answer does not depend on the codes).
+   */
+  inquiryWithoutCodes?: 'products' | 'plan';
 }
 
 export interface EnvelopeIds {
