@@ -1,6 +1,7 @@
 /**
- * One attempt at one check: build the 270, ask the payer, read the 271, interpret the benefits, and decide
- * the outcome. No database access here: the caller records the outcome.
+ * One attempt at one check: plan the 270s the payer's profile asks for (inquiries.ts; one for most payers,
+ * one per code for a `separate` payer), ask the payer each, read the 271s, merge them, interpret the
+ * benefits, and decide the outcome. No database access here: the caller records the outcome.
  *
  * What a payer's answer comes to:
  * - a 271 that echoes our trace: COMPLETED, or FAILED with its AAA codes (42/80 "try later": transient);
