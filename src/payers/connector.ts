@@ -4,6 +4,8 @@
  */
 import type { ConnectionLimits, ConnectorType, EnrollmentState, StcStrategy } from './directory-schema.ts';
 
+export type { StcStrategy } from './directory-schema.ts';
+
 export interface PayerCallOptions {
   /** Aborted when the call's time budget is spent or the worker shuts down. */
   signal: AbortSignal;
@@ -114,6 +116,11 @@ export interface PayerEntry {
   keepMemberIdSeparators?: boolean;
   /** The 270's ISA/GS ids where they differ from X12_SENDER_ID/X12_SENDER_QUALIFIER and `payerId`/ZZ. */
   envelope?: EnvelopeIds;
+  /**
+   * What a check sent without service type codes asks: `products` (default) `30` and the codes the product
+   * service types are read from; `plan` `30` alone (the sandbox, whose answer does not depend on the codes).
+   */
+  inquiryWithoutCodes?: 'products' | 'plan';
 }
 
 export interface EnvelopeIds {

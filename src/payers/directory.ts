@@ -31,7 +31,16 @@ export function createPayerDirectory(entries: readonly PayerEntry[]): PayerDirec
 /** The directory entry of the built-in sandbox payer (`SANDBOX` → Sandbox Health Plan). */
 export function sandboxPayerEntry(connector: PayerConnector): PayerEntry {
   // The sandbox is a test payer: its 270s say so in ISA15, and its results say `applicationMode: sandbox`.
-  return { ...SANDBOX_PAYER, connector, connectorType: 'sandbox', envelope: { usageIndicator: 'T' } };
+  // It answers every member with the same rows whatever the EQ asks, so it is asked as before: one EQ, and
+  // `30` alone when the check names no code (its results stay what clients have tested against).
+  return {
+    ...SANDBOX_PAYER,
+    connector,
+    connectorType: 'sandbox',
+    envelope: { usageIndicator: 'T' },
+    stcStrategy: 'repeat',
+    inquiryWithoutCodes: 'plan',
+  };
 }
 
 /** A payer as listings show it (GET /api/payers, `elig payer list`, the portal): never a URL or a secret. */

@@ -1,6 +1,7 @@
 /**
- * One attempt at one check: build the 270, ask the payer, read the 271, interpret the benefits, and decide
- * the outcome. No database access here: the caller records the outcome.
+ * One attempt at one check: plan the 270s the payer's profile asks for (inquiries.ts; one for most payers,
+ * one per code for a `separate` payer), ask the payer each, read the 271s, merge them, interpret the
+ * benefits, and decide the outcome. No database access here: the caller records the outcome.
  *
  * What a payer's answer comes to:
  * - a 271 that echoes our trace: COMPLETED, or FAILED with its AAA codes (42/80 "try later": transient);
@@ -12,7 +13,12 @@
 import { interpretBenefits } from '../benefits/interpret.ts';
 import { type CheckContext, completedBody, failedBody, serviceFailure } from '../checks/outcome.ts';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
-import type { EligibilityMeta, RequestCorrection } from '../contract/check-response.ts';
+import type {
+  EligibilityCheckError,
+  EligibilityMeta,
+  RequestCorrection,
+  Warning,
+} from '../contract/check-response.ts';
 import {
   ConnectionThrottledError,
   PayerAuthenticationError,
@@ -21,9 +27,17 @@ import {
   TransientPayerError,
 } from '../payers/connector.ts';
 import { build270 } from '../x12/build270.ts';
+import { joinInterchanges, merge271 } from '../x12/merge271.ts';
 import { parse271 } from '../x12/parse271.ts';
 import { echoesTrace } from '../x12/trace-echo.ts';
-import { X12Error } from '../x12/types.ts';
+import { type Eligibility271, X12Error } from '../x12/types.ts';
+import {
+  askedCodes,
+  INQUIRY_REFUSED_WARNING_CODE,
+  inquiryCodes,
+  type PlannedInquiry,
+  planInquiries,
+} from './inquiries.ts';
 import { rejectionError } from './rejection-error.ts';
 
 export type CheckOutcome =
@@ -110,26 +124,70 @@ export async function processCheck(
   if (!payer) {
     return { kind: 'finished', status: 'FAILED', body: serviceFailure(ctx, 'SH01'), outcomeCode: 'SH01' };
   }
+  const codes = inquiryCodes(request.encounter?.serviceTypeCodes, payer.inquiryWithoutCodes);
+  const plan = planInquiries(codes, payer.stcStrategy);
+  // One budget for every inquiry of the attempt: the check's lease outlasts it (LEASE_MS > PAYER_TIMEOUT_MS).
+  const timeout = AbortSignal.timeout(opts.timeoutMs);
+  const call: InquiryCall = { payer, request, traceNumber, senderId, usageIndicator, opts, ctx, timeout };
+  const answers: InquiryAnswer[] = [];
+  for (const inquiry of plan) {
+    const asked = await askPayer(inquiry, call);
+    if (asked.kind === 'stopped') return asked.outcome;
+    answers.push(asked);
+  }
+  return readAnswers(answers, askedCodes(request.encounter?.serviceTypeCodes, plan), ctx);
+}
+
+/** What every inquiry of one attempt shares. */
+interface InquiryCall {
+  payer: PayerEntry;
+  request: EligibilityCheckRequest;
+  traceNumber: string;
+  senderId: string;
+  usageIndicator: 'P' | 'T';
+  opts: ProcessOptions;
+  ctx: CheckContext;
+  timeout: AbortSignal;
+}
+
+/** A 271 that echoes the check's trace and is not a "try later": it may still refuse the inquiry (AAA). */
+interface InquiryAnswer {
+  kind: 'answer';
+  inquiry: PlannedInquiry;
+  result: Eligibility271;
+  /** The answer as a client may see it (without other subscribers' loops). */
+  x12: string;
+}
+
+/**
+ * One payer call: build the inquiry's 270, send it, read the 271. Anything but a readable answer to this
+ * check (a rejection, an unreadable or foreign 271, a "try later", a failed call) ends the attempt.
+ */
+async function askPayer(
+  inquiry: PlannedInquiry,
+  call: InquiryCall,
+): Promise<InquiryAnswer | { kind: 'stopped'; outcome: CheckOutcome }> {
+  const { payer, request, traceNumber, opts, ctx } = call;
   const x12_270 = build270(
     {
       provider: request.provider,
       subscriber: request.subscriber,
-      encounter: request.encounter,
+      encounter: { ...request.encounter, serviceTypeCodes: inquiry.serviceTypeCodes },
+      eqForm: inquiry.eqForm,
       traceNumber,
       payer: { name: payer.payerName, id: payer.payerId },
     },
     {
-      senderId,
+      senderId: call.senderId,
       senderQualifier: payer.envelope?.senderQualifier ?? opts.senderQualifier,
       receiverId: payer.envelope?.receiverId ?? payer.payerId,
       receiverQualifier: payer.envelope?.receiverQualifier,
       interchangeControlNumber: 1 + Math.floor(Math.random() * 999_999_998),
       now: new Date(),
-      usageIndicator,
+      usageIndicator: call.usageIndicator,
     },
   );
-
-  const timeout = AbortSignal.timeout(opts.timeoutMs);
+  const stop = (outcome: CheckOutcome) => ({ kind: 'stopped', outcome }) as const;
   const started = performance.now();
   let exchangeId: string | undefined;
   const called = (outcome: PayerCallOutcome) =>
@@ -137,17 +195,17 @@ export async function processCheck(
   let x12_271: string;
   try {
     x12_271 = await payer.connector.send(x12_270, {
-      signal: AbortSignal.any([timeout, opts.signal]),
+      signal: AbortSignal.any([call.timeout, opts.signal]),
       onExchangeId: (exchange) => {
         // The gateway chooses it, and it goes into logs and the answer: an id's characters only.
         if (EXCHANGE_ID.test(exchange)) exchangeId = exchange;
       },
     });
   } catch (err) {
-    return callFailed(err, timeout.aborted, opts.signal.aborted, ctx, called);
+    return stop(callFailed(err, call.timeout.aborted, opts.signal.aborted, ctx, called));
   }
-  // The gateway's id of this exchange is what its support asks for; the check id stays in `id`.
-  if (exchangeId) meta.traceId = exchangeId;
+  // The gateway's id of the (first) exchange is what its support asks for; the check id stays in `id`.
+  if (exchangeId && ctx.meta.traceId === ctx.id) ctx.meta.traceId = exchangeId;
 
   let outcome: ReturnType<typeof parse271>;
   try {
@@ -156,45 +214,83 @@ export async function processCheck(
     called('unreadable');
     const issues = err instanceof X12Error ? err.issues.map((i) => i.code).join(', ') : 'unreadable';
     const detail = `The payer's answer could not be read as X12 (${issues}).`;
-    return failed(serviceFailure(ctx, 'SH02', detail), 'SH02:X12');
+    return stop(failed(serviceFailure(ctx, 'SH02', detail), 'SH02:X12'));
   }
   if (outcome.kind === 'rejected') {
     called('rejected');
-    return failed(failedBody(ctx, [rejectionError(outcome.rejection)]), `SH04:${outcome.rejection.kind}`);
+    return stop(
+      failed(failedBody(ctx, [rejectionError(outcome.rejection)]), `SH04:${outcome.rejection.kind}`),
+    );
   }
   const parsed = outcome.result;
   const broken = parsed.issues.filter((i) => i.severity === 'error');
   if (broken.length) {
     called('unreadable');
     const detail = `The payer's answer was incomplete (${broken.map((i) => i.code).join(', ')}).`;
-    return failed(serviceFailure(ctx, 'SH02', detail), 'SH02:X12');
+    return stop(failed(serviceFailure(ctx, 'SH02', detail), 'SH02:X12'));
   }
   if (!echoesTrace(parsed, x12_271, traceNumber)) {
     called('trace-mismatch');
-    return { kind: 'transient', reason: "payer's 271 does not echo this check's trace" };
+    return stop({ kind: 'transient', reason: "payer's 271 does not echo this check's trace" });
   }
   const transient = parsed.rejections.find((r) => TRANSIENT_AAA.has(r.code) && !r.loop.startsWith('2110'));
   if (transient) {
     called('transient');
-    return { kind: 'transient', reason: `payer answered AAA ${transient.code}` };
+    return stop({ kind: 'transient', reason: `payer answered AAA ${transient.code}` });
   }
   called('ok');
-  if (parsed.errors.length > 0) {
-    const codes = parsed.errors.map((e) => e.code).join(',');
-    return failed(failedBody(ctx, parsed.errors, parsed), `AAA:${codes}`);
+  return { kind: 'answer', inquiry, result: parsed, x12: parsed.clientX12 ?? x12_271 };
+}
+
+/**
+ * The check's outcome from its answers. Every inquiry refused (AAA): FAILED with their errors, as a single
+ * inquiry's refusal always did. Some refused: COMPLETED from the others, with a warning naming the refused
+ * codes. The result's x12 holds every answer, refused ones too (joinInterchanges).
+ */
+function readAnswers(answers: InquiryAnswer[], requested: string[], ctx: CheckContext): CheckOutcome {
+  const answered = answers.filter((a) => a.result.errors.length === 0);
+  const refused = answers.filter((a) => a.result.errors.length > 0);
+  if (answered.length === 0) {
+    const errors = uniqueErrors(refused.flatMap((a) => a.result.errors));
+    const codes = errors.map((e) => e.code).join(',');
+    return failed(failedBody(ctx, errors, refused[0]!.result), `AAA:${codes}`);
   }
+  const parsed = merge271(answered.map((a) => a.result));
+  if (refused.length > 0) parsed.warnings.push(inquiryRefusedWarning(refused));
   const interpretation = interpretBenefits({
     benefitsInformation: parsed.benefitsInformation,
     planActive: parsed.planActive,
-    requestedServiceTypeCodes: request.encounter?.serviceTypeCodes ?? [],
+    requestedServiceTypeCodes: requested,
     // The current benefit period is the one containing the date of service, else today (UTC).
-    asOf: request.encounter?.dateOfService ?? new Date().toISOString().slice(0, 10).replaceAll('-', ''),
+    asOf: ctx.request.encounter?.dateOfService ?? new Date().toISOString().slice(0, 10).replaceAll('-', ''),
   });
+  const x12 = joinInterchanges(answers.map((a) => a.x12));
   return {
     kind: 'finished',
     status: 'COMPLETED',
-    body: completedBody(ctx, parsed, interpretation, parsed.clientX12 ?? x12_271),
+    body: completedBody(ctx, parsed, interpretation, x12),
     outcomeCode: 'COMPLETED',
+  };
+}
+
+/** The same AAA from several inquiries (a member id every 271 refuses) is reported once. */
+function uniqueErrors(errors: EligibilityCheckError[]): EligibilityCheckError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const key = JSON.stringify(e);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Names the refused inquiries' codes and AAA reasons: codes only, never the request's values. */
+function inquiryRefusedWarning(refused: InquiryAnswer[]): Warning {
+  const codes = refused.flatMap((a) => a.inquiry.serviceTypeCodes).join(', ');
+  const reasons = [...new Set(refused.flatMap((a) => a.result.errors.map((e) => e.code)))].join(', ');
+  return {
+    code: INQUIRY_REFUSED_WARNING_CODE,
+    description: `The payer refused the inquiry for service type code ${codes} (AAA ${reasons}); the benefits rest on its answers to the other inquiries.`,
   };
 }
 

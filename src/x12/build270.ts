@@ -29,6 +29,12 @@ export class X12BuildError extends Error {
   }
 }
 
+/**
+ * How the service type codes are written: `repeat` one EQ whose EQ01 repeats every code (`EQ*PT^MH`), `loops`
+ * one 2110C EQ loop per code (`EQ*PT~EQ*MH`), for payers that read only the first repetition of EQ01.
+ */
+export type EqForm = 'repeat' | 'loops';
+
 export interface Inquiry270 {
   payer: { name: string; id: string };
   /** `organizationName` (entity type 2) or `firstName` + `lastName` (entity type 1), with a 10-digit NPI. */
@@ -50,6 +56,8 @@ export interface Inquiry270 {
     gender?: 'M' | 'F' | 'U';
   };
   encounter?: { serviceTypeCodes?: string[]; dateOfService?: string };
+  /** Default `repeat`. */
+  eqForm?: EqForm;
   /** Our trace (TRN02), echoed back by the payer in the 271's `TRN*2`. Also used as the BHT03 reference. */
   traceNumber: string;
 }
@@ -293,7 +301,8 @@ export function build270(inquiry: Inquiry270, envelope: Envelope270): string {
       ),
     );
   }
-  body.push(segment('EQ', eq.join(X12_DELIMITERS.repetition)));
+  if (inquiry.eqForm === 'loops') for (const code of eq) body.push(segment('EQ', code));
+  else body.push(segment('EQ', eq.join(X12_DELIMITERS.repetition)));
   return writeInterchange(
     {
       functionalIdCode: 'HS',

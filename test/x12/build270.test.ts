@@ -262,4 +262,27 @@ describe('build270', () => {
       });
     }
   });
+
+  test('eqForm loops writes one EQ loop per code; repeat (the default) keeps the 270 byte for byte', () => {
+    const full = inquiry({ encounter: { serviceTypeCodes: ['98', 'PT', 'MH'], dateOfService: '20260301' } });
+    const plain = build270(full, envelope());
+    assert.equal(build270({ ...full, eqForm: 'repeat' }, envelope()), plain);
+    assert.match(plain, /\nEQ\*98\^PT\^MH~\nSE\*13\*0001~/);
+
+    const loops = build270({ ...full, eqForm: 'loops' }, envelope());
+    const { segments } = readSegments(loops);
+    assert.deepEqual(
+      segments.filter((s) => s.id === 'EQ').map((s) => s.elements.slice(1)),
+      [['98'], ['PT'], ['MH']],
+    );
+    // SE01 counts the two extra EQ segments; a strict parser still accepts the interchange.
+    assert.equal(one(segments, 'SE').elements[1], '15');
+    assert.equal(loops.replace(/EQ\*98~\nEQ\*PT~\nEQ\*MH~\nSE\*15/, 'EQ*98^PT^MH~\nSE*13'), plain);
+    new X12Parser(true).parse(loops);
+    // Codes are checked in either form.
+    assert.throws(
+      () => build270(inquiry({ eqForm: 'loops', encounter: { serviceTypeCodes: ['P*'] } }), envelope()),
+      { name: 'X12BuildError', message: /serviceTypeCodes\[0\]/ },
+    );
+  });
 });
