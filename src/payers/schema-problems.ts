@@ -50,7 +50,10 @@ function object(s: Schema, value: unknown, path: string, out: string[]): void {
     return;
   }
   const record = value as Record<string, unknown>;
-  if (s.patternProperties) return patterned(s.patternProperties, record, path, out);
+  if (s.patternProperties) {
+    patterned(s.patternProperties, record, path, out);
+    return;
+  }
   const known = s.properties ?? {};
   const at = (name: string) => (path ? `${path}.${name}` : name);
   for (const name of s.required ?? []) {

@@ -11,7 +11,7 @@ import { type CheckKeys, checkKeys } from '../checks/patient-identity.ts';
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { RequestCorrection } from '../contract/check-response.ts';
 import type { PayerEntry } from '../payers/connector.ts';
-import { type PayerGuard, type PayerPermit } from '../payers/guard.ts';
+import type { PayerGuard, PayerPermit } from '../payers/guard.ts';
 import type { ConnectionLimiter } from '../payers/limits.ts';
 import { type Route, routeOf } from '../payers/routes.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';

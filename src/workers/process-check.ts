@@ -311,7 +311,12 @@ function callFailed(
   }
   if (err instanceof ConnectionThrottledError) {
     called('throttled');
-    return { kind: 'transient', reason: 'connection throttled', retryAfterMs: err.retryAfterMs, cause: 'throttled' };
+    return {
+      kind: 'transient',
+      reason: 'connection throttled',
+      retryAfterMs: err.retryAfterMs,
+      cause: 'throttled',
+    };
   }
   if (err instanceof PermanentPayerError) {
     called('permanent');
