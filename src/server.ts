@@ -258,6 +258,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
         keys,
         box,
         allowPrivateWebhooks: config.allowPrivateWebhooks,
+        ...(directoryService ? { directory: directoryService } : {}),
       });
       app.register(portalPlugin, {
         prefix: PORTAL_PREFIX,

@@ -4,7 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { PayerAuthenticationError, TransientPayerError } from '../../src/payers/connector.ts';
+import {
+  ConnectionThrottledError,
+  PayerAuthenticationError,
+  TransientPayerError,
+} from '../../src/payers/connector.ts';
 import type { ConnectorDeps, GatewayConnector } from '../../src/payers/connector-deps.ts';
 import type { CoreMimeConnector, CoreSoapConnector } from '../../src/payers/directory-schema.ts';
 import { parse271 } from '../../src/x12/parse271.ts';
@@ -160,7 +164,7 @@ export function describeCoreConnector(kind: CoreKind): void {
     ['401', PayerAuthenticationError, /credentials \(HTTP 401\)/],
     ['403', PayerAuthenticationError, /credentials \(HTTP 403\)/],
     ['503-retry-after', TransientPayerError, /HTTP 503/, 7_000],
-    ['429-retry-after', TransientPayerError, /HTTP 429/, 3_000],
+    ['429-retry-after', ConnectionThrottledError, /HTTP 429/, 3_000],
     ['wrong-payload-id', TransientPayerError, /PayloadID does not echo/],
     ['missing-field', TransientPayerError, /lacks Payload/],
     ['non-x12', TransientPayerError, /payload is not X12/],

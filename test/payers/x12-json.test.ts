@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
+  ConnectionThrottledError,
   PayerAuthenticationError,
   PermanentPayerError,
   TransientPayerError,
@@ -80,7 +81,7 @@ describe('x12-json with an API key', () => {
     ['422', PermanentPayerError, /refused the inquiry \(HTTP 422\)/],
     ['401', PayerAuthenticationError, /credentials \(HTTP 401\)/],
     ['403', PayerAuthenticationError, /credentials \(HTTP 403\)/],
-    ['429-retry-after', TransientPayerError, /HTTP 429/, 3_000],
+    ['429-retry-after', ConnectionThrottledError, /HTTP 429/, 3_000],
     ['503-retry-after', TransientPayerError, /HTTP 503/, 7_000],
     ['html', TransientPayerError, /HTML page/],
     ['broken-body', TransientPayerError, /malformed JSON/],

@@ -5,6 +5,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
+import { ConfigError } from '../../config.ts';
+import type { DirectoryService } from '../../directory/service.ts';
+import type { PayerDirectoryEntry } from '../../payers/directory-schema.ts';
 import { AdminInputError, runAdminOp } from '../../tenancy/admin-ops.ts';
 import type { ServiceKeys } from '../../tenancy/master-secret.ts';
 import type { SecretBox } from '../../webhooks/signing-secrets.ts';
@@ -18,6 +21,8 @@ export interface AdminRouteOptions {
   keys: ServiceKeys;
   box: SecretBox;
   allowPrivateWebhooks: boolean;
+  /** The shared payer directory: `payer.reload` and `payer.import` run on it. */
+  directory?: DirectoryService;
 }
 
 /**
@@ -29,7 +34,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = declare
     const expected = Buffer.from(`Bearer ${opts.token}`);
     app.post(
       '/admin/ops/:op',
-      { schema: { hide: true, params: Type.Object({ op: Type.String() }) } },
+      // A clearinghouse payer list of 10,000 entries is a few MB of JSON.
+      { bodyLimit: 16 * 1024 * 1024, schema: { hide: true, params: Type.Object({ op: Type.String() }) } },
       async (request) => {
         if (!LOOPBACK.has(request.socket.remoteAddress ?? ''))
           throw notFound(`No route POST ${request.url}.`);
@@ -38,6 +44,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = declare
           throw unauthorized('Invalid admin token.');
         const { op } = request.params;
         try {
+          const args = argumentsOf(request.body);
+          if (op === 'payer.reload' || op === 'payer.import') {
+            if (!opts.directory) throw new AdminInputError('this server has no shared payer directory');
+            return { result: await directoryOp(opts.directory, op, args) };
+          }
           const result = await runAdminOp(
             {
               db: app.db,
@@ -50,7 +61,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = declare
           );
           return { result };
         } catch (err) {
-          if (err instanceof AdminInputError) throw validation(err.message);
+          if (err instanceof AdminInputError || err instanceof ConfigError) throw validation(err.message);
           throw err;
         }
       },
@@ -58,6 +69,19 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = declare
   },
   { name: 'admin-routes', decorators: { fastify: ['db'] } },
 );
+
+/** `payer.reload` re-reads PAYERS_FILE; `payer.import` stores a parsed list (`{connection, payers}`). */
+export function directoryOp(
+  directory: DirectoryService,
+  op: 'payer.reload' | 'payer.import',
+  args: { [name: string]: unknown },
+) {
+  if (op === 'payer.reload') return directory.reload();
+  const { connection, payers } = args;
+  if (typeof connection !== 'string' || !Array.isArray(payers))
+    throw new AdminInputError('payer.import needs a connection name and a list of payers');
+  return directory.importList(connection, payers as PayerDirectoryEntry[]);
+}
 
 /** The CLI always sends a JSON object; anything else (no body, `null`, a bare value) carries no arguments. */
 function argumentsOf(body: unknown): { [name: string]: unknown } {

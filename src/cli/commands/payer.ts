@@ -3,9 +3,16 @@
  * connector types; never URLs or credentials), read from the configuration and PAYERS_FILE alone: no
  * server, no store, no secrets resolved. An invalid file is reported exactly as a start would report it.
  */
-import type { Config } from '../../config.ts';
-import { listConfiguredPayers } from '../../payers/directory-file.ts';
-import type { CommandSpec } from '../args.ts';
+import { pino } from 'pino';
+import { directoryOp } from '../../api/routes/admin.ts';
+import { type Config, ConfigError, withDotEnv } from '../../config.ts';
+import { DirectoryService, type DirectorySummary } from '../../directory/service.ts';
+import { listConfiguredPayers, readPayersFile } from '../../payers/directory-file.ts';
+import { createSandboxConnector } from '../../payers/sandbox/index.ts';
+import { readLock } from '../../store/datadir-lock.ts';
+import { openStore } from '../../store/open.ts';
+import { CliError, type CommandSpec } from '../args.ts';
+import { adminCall } from '../backend.ts';
 
 export const PAYER_LIST_COMMAND: CommandSpec = {
   name: 'payer list',
@@ -42,4 +49,53 @@ export function payerList(
     );
   }
   return 0;
+}
+
+export const PAYER_RELOAD_COMMAND: CommandSpec = {
+  name: 'payer reload',
+  summary: 're-read PAYERS_FILE into the shared directory (every process follows; no restart)',
+  options: {},
+  async run({ io, config }) {
+    const summary = (await directoryCall(config(), 'payer.reload', {})) as DirectorySummary;
+    io.stdout.write(
+      `${summary.changed ? 'Reloaded' : 'Unchanged'}: ${summary.payers} payers, ${summary.connections} connections.\n`,
+    );
+    return 0;
+  },
+};
+
+/**
+ * A directory operation where it can run: through the running server's admin endpoint when one holds the
+ * PGlite data directory, else directly on the store (PostgreSQL: every running process follows by NOTIFY).
+ */
+export async function directoryCall(
+  config: Config,
+  op: 'payer.reload' | 'payer.import',
+  args: Record<string, unknown>,
+): Promise<unknown> {
+  const lock = config.databaseUrl ? undefined : readLock(config.dataDir);
+  if (lock) return adminCall(config, op, args);
+  const secrets = { env: withDotEnv(process.env) };
+  const file = readPayersFile(config, undefined, secrets);
+  const store = await openStore(config);
+  try {
+    const loadOptions = { sandbox: createSandboxConnector({ latencyMs: 0 }), secrets };
+    const directory = await DirectoryService.open(
+      store.db,
+      config,
+      loadOptions,
+      pino({ level: 'silent' }),
+      file,
+    );
+    try {
+      return await directoryOp(directory, op, args);
+    } finally {
+      await directory.close();
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(err.message);
+    throw err;
+  } finally {
+    await store.close();
+  }
 }

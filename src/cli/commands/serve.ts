@@ -88,8 +88,19 @@ async function serveCommand(
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
   });
+  // SIGHUP re-reads PAYERS_FILE, as `elig payer reload` does; a file with problems changes nothing.
+  const onHangUp = () => {
+    const reload = service.directoryService?.reload();
+    void reload?.then(
+      (s) =>
+        io.stdout.write(`Reloaded the payer directory: ${s.payers} payers, ${s.connections} connections.\n`),
+      (err: Error) => io.stdout.write(`Payer directory not reloaded: ${err.message}\n`),
+    );
+  };
+  process.on('SIGHUP', onHangUp);
   io.stdout.write(`${lines.join('\n')}\n`);
   await signalled;
+  process.off('SIGHUP', onHangUp);
   await service.stop();
   await (await import('../../webhooks/send.ts')).closeWebhookAgents();
   return 0;
