@@ -2,8 +2,21 @@
  * The CSV reader of payer list import: RFC 4180 fields (double quotes around a field, `""` inside one,
  * commas and line breaks inside quotes), CRLF or LF line ends, a leading byte-order mark ignored. A list
  * exported with tabs or semicolons instead of commas is read too: the separator is the one of the three
- * found most often in the header line. Pure: text in, rows out.
+ * found most often in the header line. The header row then names the column of each field. Pure: text in,
+ * records out.
  */
+import {
+  COLUMN_SYNONYMS,
+  fieldOfHeader,
+  headerKey,
+  IMPORT_FIELDS,
+  type ImportField,
+  ProblemList,
+  type RawRecord,
+  type RecordList,
+  type RowFilter,
+  shown,
+} from './import-values.ts';
 
 export interface CsvRow {
   /** File line the row starts on (1 is the first line). */
@@ -85,4 +98,68 @@ export function readCsv(input: string): CsvTable {
   }
   if (field !== '' || fields.length) endRow();
   return { separator, rows };
+}
+
+/** The header row picks a column per field: the mapping's header, else the first synonym found. */
+export function csvRecords(
+  text: string,
+  mapping: Partial<Record<ImportField, string>>,
+  only: RowFilter | undefined,
+): RecordList {
+  const problems = new ProblemList();
+  const table = readCsv(text);
+  const [header, ...rows] = table.rows;
+  if (table.unclosedQuoteLine) problems.add(table.unclosedQuoteLine, undefined, 'a quote is never closed');
+  if (!header) {
+    problems.add(0, undefined, 'it is empty: a header row and one row per payer are expected');
+    return { records: [], ignoredColumns: [], problems: problems.list };
+  }
+  const names = header.fields.map((h) => h.trim());
+  const index: Partial<Record<ImportField, number>> = {};
+  for (const field of IMPORT_FIELDS) {
+    const wanted = mapping[field];
+    if (wanted !== undefined) {
+      const at = columnIndex(names, wanted);
+      if (at === undefined)
+        problems.add(header.line, wanted, `the header has no column ${shown(wanted)} (for ${field})`);
+      else index[field] = at;
+    } else {
+      const at = names.findIndex((n, i) => fieldOfHeader(n) === field && !Object.values(index).includes(i));
+      if (at >= 0) index[field] = at;
+    }
+  }
+  for (const field of ['id', 'name'] as const) {
+    if (index[field] === undefined && mapping[field] === undefined) {
+      const known = COLUMN_SYNONYMS[field].slice(0, 4).join(', ');
+      problems.add(
+        header.line,
+        undefined,
+        `no ${field} column: name one ${known}…, or map it with --columns ${field}=<header>`,
+      );
+    }
+  }
+  const onlyAt = only ? columnIndex(names, only.column) : undefined;
+  if (only && onlyAt === undefined)
+    problems.add(header.line, only.column, `the header has no column ${shown(only.column)} (for --only)`);
+  const used = new Set([...Object.values(index), onlyAt]);
+  const ignoredColumns = names.filter((n, i) => !used.has(i) && n !== '');
+  const out = { records: [], ignoredColumns, problems: problems.list };
+  if (index.id === undefined || index.name === undefined || (only && onlyAt === undefined)) return out;
+  const records = rows.map((row): RawRecord => {
+    const cells: RawRecord['cells'] = {};
+    for (const field of IMPORT_FIELDS) {
+      const at = index[field];
+      if (at !== undefined) cells[field] = { column: names[at]!, value: row.fields[at]?.trim() ?? '' };
+    }
+    const excluded = only && onlyAt !== undefined && !only.accepts(row.fields[onlyAt] ?? '');
+    return excluded ? { row: row.line, cells, excluded: true } : { row: row.line, cells };
+  });
+  return { ...out, records };
+}
+
+/** The column of this header: written exactly, else compared as header keys. */
+function columnIndex(names: string[], wanted: string): number | undefined {
+  let at = names.indexOf(wanted);
+  if (at < 0) at = names.findIndex((n) => headerKey(n) === headerKey(wanted));
+  return at < 0 ? undefined : at;
 }

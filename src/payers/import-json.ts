@@ -4,20 +4,19 @@
  * `primaryPayerId`, `aliases`, `transactionSupport.eligibilityCheck`, `operatingStates`). Each object
  * becomes a raw record of cells the importer validates like a CSV row.
  */
-import { fieldOfHeader, headerKey, IMPORT_FIELDS, type ImportField, shown } from './import-values.ts';
+import {
+  type CellValue,
+  fieldOfHeader,
+  headerKey,
+  IMPORT_FIELDS,
+  type ImportField,
+  type RawRecord,
+  type RecordList,
+  type RowFilter,
+  shown,
+} from './import-values.ts';
 
-export type CellValue = string | string[] | boolean;
-
-export interface RawRecord {
-  /** CSV: file line; JSON: item number from 1. */
-  row: number;
-  cells: Partial<Record<ImportField, { column: string; value: CellValue }>>;
-}
-
-export interface JsonList {
-  records: RawRecord[];
-  ignoredColumns: string[];
-  problems: { row: number; column?: string; message: string }[];
+export interface JsonList extends RecordList {
   /** The items are Stedi payer records. */
   stedi: boolean;
 }
@@ -89,9 +88,20 @@ function genericRecord(
   return { row, cells };
 }
 
+/** The `only` filter on an item: its key named exactly, else compared as a header; absent → left out. */
+function keeps(item: Item, only: RowFilter): boolean {
+  const key =
+    only.column in item
+      ? only.column
+      : Object.keys(item).find((k) => headerKey(k) === headerKey(only.column));
+  const value = key === undefined ? undefined : cell(item[key]);
+  return value !== undefined && only.accepts(value);
+}
+
 export function readJsonList(
   text: string,
   mapping: Partial<Record<ImportField, string>>,
+  only: RowFilter | undefined,
   mode: 'auto' | 'stedi',
 ): JsonList {
   const out: JsonList = { records: [], ignoredColumns: [], problems: [], stedi: false };
@@ -124,11 +134,15 @@ export function readJsonList(
       out.problems.push({ row, message: `is ${shown(JSON.stringify(item) ?? 'undefined')}, not an object` });
       continue;
     }
-    out.records.push(out.stedi ? stediRecord(item, row) : genericRecord(item, row, mapping, out.problems));
+    const record = out.stedi ? stediRecord(item, row) : genericRecord(item, row, mapping, out.problems);
+    if (only && !keeps(item, only)) record.excluded = true;
+    out.records.push(record);
   }
   const first = list.find(isObject);
   if (first && !out.stedi) {
-    const used = new Set(out.records.flatMap((r) => Object.values(r.cells).map((c) => c.column)));
+    const used = new Set<string>();
+    for (const r of out.records) for (const c of Object.values(r.cells)) used.add(c.column);
+    if (only) used.add(only.column);
     out.ignoredColumns = Object.keys(first).filter((k) => !used.has(k));
   }
   return out;

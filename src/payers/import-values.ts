@@ -131,3 +131,60 @@ export function readList(raw: string | string[] | undefined): string[] {
   const parts = Array.isArray(raw) ? raw : raw.split(/[;|]/);
   return [...new Set(parts.map((s) => s.trim()).filter(Boolean))];
 }
+
+export type CellValue = string | string[] | boolean;
+
+/** One CSV row or JSON item before validation: the cell read for each field, with the column it came from. */
+export interface RawRecord {
+  /** CSV: file line; JSON: item number from 1. */
+  row: number;
+  cells: Partial<Record<ImportField, { column: string; value: CellValue }>>;
+  /** Left out by the `only` filter. */
+  excluded?: true;
+}
+
+export interface ProblemAt {
+  row: number;
+  column?: string;
+  message: string;
+}
+
+export interface RecordList {
+  records: RawRecord[];
+  /** CSV headers (or JSON keys of the first item) that no field reads. */
+  ignoredColumns: string[];
+  problems: ProblemAt[];
+}
+
+export class ProblemList {
+  readonly list: ProblemAt[] = [];
+  add(row: number, column: string | undefined, message: string): void {
+    this.list.push(column ? { row, column, message } : { row, message });
+  }
+}
+
+export interface RowFilter {
+  column: string;
+  accepts(value: CellValue): boolean;
+}
+
+/** `Column=value1|value2`, or the object form; values compared as header keys. */
+export function parseRowFilter(
+  only: string | { column: string; values: readonly string[] },
+): Read<RowFilter> {
+  let column: string;
+  let values: readonly string[];
+  if (typeof only === 'string') {
+    const at = only.indexOf('=');
+    column = only.slice(0, at).trim();
+    values = only.slice(at + 1).split('|');
+    if (at < 0 || !column) return { problem: `${shown(only)} is not column=value|value` };
+  } else ({ column, values } = only);
+  const keys = new Set(values.map(headerKey).filter(Boolean));
+  if (!keys.size) return { problem: 'names no value to keep' };
+  const accepts = (value: CellValue) =>
+    typeof value === 'boolean'
+      ? keys.has(String(value))
+      : (Array.isArray(value) ? value : [value]).some((v) => keys.has(headerKey(v)));
+  return { value: { column, accepts } };
+}

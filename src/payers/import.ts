@@ -8,14 +8,15 @@
  * aliases are unique across the list: the first row keeps one, a later row repeating it is a problem.
  * Payer lists hold no PHI, so cell values may be quoted in problems (cut to 40 characters).
  */
-import { readCsv } from './import-csv.ts';
-import { type RawRecord, readJsonList } from './import-json.ts';
+import { csvRecords } from './import-csv.ts';
+import { readJsonList } from './import-json.ts';
 import {
-  COLUMN_SYNONYMS,
-  fieldOfHeader,
-  headerKey,
   IMPORT_FIELDS,
   type ImportField,
+  parseRowFilter,
+  type RawRecord,
+  type RecordList,
+  type RowFilter,
   readEligibility,
   readEnrollment,
   readList,
@@ -37,7 +38,7 @@ export interface ImportedPayer {
 }
 
 export interface ImportProblem {
-  /** CSV: file line (1 is the header); JSON: item number from 1; 0: the file or the options as a whole. */
+  /** CSV: file line (1 is the header); JSON: item number from 1; 0: the file as a whole, or an option (`column` names it). */
   row: number;
   /** The column (CSV header, JSON key, or option name) the problem is in. */
   column?: string;
@@ -47,7 +48,8 @@ export interface ImportProblem {
 export interface SkippedRow {
   row: number;
   id?: string;
-  reason: 'problem' | 'eligibility-not-supported';
+  /** `filtered`: not a row `only` keeps (e.g. another transaction's row). */
+  reason: 'problem' | 'eligibility-not-supported' | 'filtered';
 }
 
 export type PayerListFormat = 'csv' | 'json' | 'stedi';
@@ -59,6 +61,12 @@ export interface ImportOptions {
   format?: PayerListFormat | 'auto';
   /** `--columns id=PayerID,name=Payer Name,…` (or as an object): field → CSV header or JSON key. */
   columns?: string | Partial<Record<ImportField, string>>;
+  /**
+   * `--only "Transaction=270|270/271"` (or as an object): keep only the rows whose column holds one of the
+   * values (compared as headers are: case, spaces and punctuation ignored). For lists with one row per payer
+   * and transaction.
+   */
+  only?: string | { column: string; values: readonly string[] };
   /** Problems kept in `problems`; default 50. */
   maxProblems?: number;
   /** true: payers that do not support eligibility (270) are left out (listed in `skipped`). Default false. */
@@ -117,28 +125,48 @@ function detectFormat(text: string): PayerListFormat {
   return /^[\s\uFEFF]*[[{]/.test(text) ? 'json' : 'csv';
 }
 
-export function importPayerList(text: string, options: ImportOptions): PayerListImport {
-  const problems = new Problems(options.maxProblems ?? 50);
-  let format = !options.format || options.format === 'auto' ? detectFormat(text) : options.format;
+interface ReadOptions {
+  connection: string | string[];
+  mapping: Partial<Record<ImportField, string>>;
+  only?: RowFilter;
+  /** false: the mapping or the filter cannot be read, so no row can be read as meant. */
+  usable: boolean;
+}
+
+function readOptions(options: ImportOptions, problems: Problems): ReadOptions {
   const connection = typeof options.connection === 'string' ? options.connection : [...options.connection];
   if (!connection.length || (Array.isArray(connection) && connection.some((c) => !c.trim())))
     problems.add(0, 'connection', 'no connection named: give --connection NAME');
-  let mapping: Partial<Record<ImportField, string>> = {};
+  // Rows are still read without a connection (every problem at once), not with a mapping or filter in doubt.
+  const before = problems.count;
+  const out: ReadOptions = { connection, mapping: {}, usable: true };
   if (typeof options.columns === 'string') {
     const parsed = parseColumnMapping(options.columns);
     for (const p of parsed.problems) problems.add(0, 'columns', p);
-    mapping = parsed.columns;
-  } else if (options.columns) mapping = options.columns;
-
-  let records: RawRecord[] = [];
-  let ignoredColumns: string[] = [];
-  if (format === 'csv') ({ records, ignoredColumns } = csvRecords(text, mapping, problems));
-  else {
-    const read = readJsonList(text, mapping, format === 'stedi' ? 'stedi' : 'auto');
-    for (const p of read.problems) problems.add(p.row, p.column, p.message);
-    ({ records, ignoredColumns } = read);
-    format = read.stedi ? 'stedi' : 'json';
+    out.mapping = parsed.columns;
+  } else if (options.columns) out.mapping = options.columns;
+  if (options.only !== undefined) {
+    const parsed = parseRowFilter(options.only);
+    if ('problem' in parsed) problems.add(0, 'only', parsed.problem);
+    else out.only = parsed.value;
   }
+  out.usable = problems.count === before;
+  return out;
+}
+
+export function importPayerList(text: string, options: ImportOptions): PayerListImport {
+  const problems = new Problems(options.maxProblems ?? 50);
+  let format = !options.format || options.format === 'auto' ? detectFormat(text) : options.format;
+  const { connection, mapping, only, usable } = readOptions(options, problems);
+  let read: RecordList = { records: [], ignoredColumns: [], problems: [] };
+  if (usable && format === 'csv') read = csvRecords(text, mapping, only);
+  else if (usable) {
+    const json = readJsonList(text, mapping, only, format === 'stedi' ? 'stedi' : 'auto');
+    format = json.stedi ? 'stedi' : 'json';
+    read = json;
+  }
+  for (const p of read.problems) problems.add(p.row, p.column, p.message);
+  const { records, ignoredColumns } = read;
   const result: PayerListImport = {
     format,
     entries: [],
@@ -149,6 +177,10 @@ export function importPayerList(text: string, options: ImportOptions): PayerList
   };
   const taken = new Map<string, { row: number; as: 'id' | 'alias' }>();
   for (const record of records) {
+    if (record.excluded) {
+      result.skipped.push({ row: record.row, reason: 'filtered' });
+      continue;
+    }
     const before = problems.count;
     const entry = toEntry(record, connection, problems);
     if (entry) claimKeys(entry, record, taken, problems, format === 'csv' ? 'line' : 'item');
@@ -173,64 +205,12 @@ export function describeProblems(
 ): string[] {
   const unit = result.format === 'csv' ? 'line' : 'item';
   const lines = result.problems.map((p) => {
-    const where = p.row === 0 ? 'options' : `${unit} ${p.row}`;
+    const where = p.row === 0 ? (p.column ? 'options' : 'file') : `${unit} ${p.row}`;
     return `${where}${p.column ? `, ${p.row === 0 ? '' : 'column '}${shown(p.column)}` : ''}: ${p.message}`;
   });
   const more = result.problemCount - result.problems.length;
   if (more > 0) lines.push(`… and ${more} more problem${more === 1 ? '' : 's'}`);
   return lines;
-}
-
-/** The header row picks a column per field: the mapping's header, else the first synonym found. */
-function csvRecords(
-  text: string,
-  mapping: Partial<Record<ImportField, string>>,
-  problems: Problems,
-): { records: RawRecord[]; ignoredColumns: string[] } {
-  const table = readCsv(text);
-  const [header, ...rows] = table.rows;
-  if (table.unclosedQuoteLine) problems.add(table.unclosedQuoteLine, undefined, 'a quote is never closed');
-  if (!header) {
-    problems.add(0, undefined, 'the file is empty: a header row and one row per payer are expected');
-    return { records: [], ignoredColumns: [] };
-  }
-  const names = header.fields.map((h) => h.trim());
-  const index: Partial<Record<ImportField, number>> = {};
-  for (const field of IMPORT_FIELDS) {
-    const wanted = mapping[field];
-    if (wanted !== undefined) {
-      let at = names.indexOf(wanted);
-      if (at < 0) at = names.findIndex((n) => headerKey(n) === headerKey(wanted));
-      if (at < 0)
-        problems.add(header.line, wanted, `the header has no column ${shown(wanted)} (for ${field})`);
-      else index[field] = at;
-    } else {
-      const at = names.findIndex((n, i) => fieldOfHeader(n) === field && !Object.values(index).includes(i));
-      if (at >= 0) index[field] = at;
-    }
-  }
-  for (const field of ['id', 'name'] as const) {
-    if (index[field] === undefined && mapping[field] === undefined) {
-      const known = COLUMN_SYNONYMS[field].slice(0, 4).join(', ');
-      problems.add(
-        header.line,
-        undefined,
-        `no ${field} column: name one ${known}…, or map it with --columns ${field}=<header>`,
-      );
-    }
-  }
-  const used = new Set(Object.values(index));
-  const ignoredColumns = names.filter((n, i) => !used.has(i) && n !== '');
-  if (index.id === undefined || index.name === undefined) return { records: [], ignoredColumns };
-  const records = rows.map((row) => {
-    const cells: RawRecord['cells'] = {};
-    for (const field of IMPORT_FIELDS) {
-      const at = index[field];
-      if (at !== undefined) cells[field] = { column: names[at]!, value: row.fields[at]?.trim() ?? '' };
-    }
-    return { row: row.line, cells };
-  });
-  return { records, ignoredColumns };
 }
 
 /** Names go into NM103: X12 delimiters and control characters become spaces, then 60 characters at most. */

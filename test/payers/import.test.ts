@@ -85,6 +85,39 @@ describe('payer list import: CSV', () => {
     });
   });
 
+  test('--only keeps the eligibility rows of a list with one row per payer and transaction', () => {
+    const csv = [
+      'Payer ID,Payer Name,Transaction,Enrollment Required',
+      '12345,Some Payer,837P,Y',
+      '12345,Some Payer,270/271,N',
+      '67890,Other Payer,835,Y',
+      '67890,Other Payer,Eligibility (270),N',
+    ].join('\n');
+    const result = imported(csv, { only: 'transaction=270/271|Eligibility (270)' });
+    assert.deepEqual(result.problems, []);
+    assert.deepEqual(
+      result.entries.map((e) => [e.id, e.enrollment]),
+      [
+        ['12345', 'not-required'],
+        ['67890', 'not-required'],
+      ],
+    );
+    assert.deepEqual(
+      result.skipped.map((s) => [s.row, s.reason]),
+      [
+        [2, 'filtered'],
+        [4, 'filtered'],
+      ],
+    );
+    assert.deepEqual(result.ignoredColumns, []);
+    assert.deepEqual(describeProblems(imported(csv, { only: 'Kind=270' })), [
+      'line 1, column "Kind": the header has no column "Kind" (for --only)',
+    ]);
+    assert.deepEqual(describeProblems(imported(csv, { only: 'no equals sign' })), [
+      'options, "only": "no equals sign" is not column=value|value',
+    ]);
+  });
+
   test('a tab-separated list is read by its header', () => {
     const result = imported('Payer ID\tPayer Name\tAliases\n12345\tSome Payer, Inc.\tA1|A2\n');
     assert.deepEqual(result.entries[0]!.aliases, ['A1', 'A2']);
@@ -170,7 +203,7 @@ describe('payer list import: problems', () => {
       'line 2: a quote is never closed',
     ]);
     assert.deepEqual(describeProblems(imported('')), [
-      'options: the file is empty: a header row and one row per payer are expected',
+      'file: it is empty: a header row and one row per payer are expected',
     ]);
     assert.deepEqual(describeProblems(importPayerList('id,name\nA,a\n', { connection: '' })), [
       'options, "connection": no connection named: give --connection NAME',
@@ -230,11 +263,28 @@ describe('payer list import: JSON', () => {
     ]);
   });
 
+  test('--only on JSON items, by key', () => {
+    const json = JSON.stringify([
+      { id: 'A', name: 'A', transaction: '270' },
+      { id: 'A', name: 'A', transaction: '837P' },
+      { id: 'B', name: 'B' },
+    ]);
+    const result = imported(json, { only: { column: 'Transaction', values: ['270'] } });
+    assert.deepEqual(
+      result.entries.map((e) => e.id),
+      ['A'],
+    );
+    assert.deepEqual(
+      result.skipped.map((s) => s.row),
+      [2, 3],
+    );
+  });
+
   test('broken JSON is one problem, not a throw', () => {
     const result = imported('[{"id": "A", ');
     assert.equal(result.entries.length, 0);
     assert.equal(result.problems.length, 1);
-    assert.match(describeProblems(result)[0]!, /^options: not valid JSON/);
+    assert.match(describeProblems(result)[0]!, /^file: not valid JSON/);
   });
 });
 
