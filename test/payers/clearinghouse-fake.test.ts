@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { TransientPayerError } from '../../src/payers/connector.ts';
 import type { ConnectorDeps } from '../../src/payers/connector-deps.ts';
 import { createX12JsonConnector, type X12JsonGatewayConnector } from '../../src/payers/x12-json/index.ts';
 import { build270 } from '../../src/x12/build270.ts';
@@ -182,18 +183,43 @@ describe('fake clearinghouse', () => {
   });
 
   test('a request beyond the concurrency limit gets 429 with Retry-After; the peak is recorded', async () => {
-    fake.setLatency(100);
-    const answers = await Promise.all(Array.from({ length: 5 }, () => post(fake, inquiry('CH0001'))));
-    const statuses = answers.map((a) => a.status).sort();
-    assert.deepEqual(statuses, [200, 200, 429, 429, 429]);
-    const refused = answers.find((a) => a.status === 429)!;
-    assert.equal(refused.headers.get('retry-after'), '1');
+    const release = fake.hold();
+    const answers = Array.from({ length: 5 }, () => post(fake, inquiry('CH0001')));
+    // The account holds two; the other three are refused at once, whatever the order of arrival.
+    while (fake.stats.tooManyRequests < 3) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(fake.stats.inFlight, 2);
+    release();
+    const done = await Promise.all(answers);
+    assert.deepEqual(done.map((a) => a.status).sort(), [200, 200, 429, 429, 429]);
+    assert.equal(done.find((a) => a.status === 429)!.headers.get('retry-after'), '1');
     assert.equal(fake.stats.tooManyRequests, 3);
     assert.equal(fake.stats.concurrencyRejections, 3);
     assert.equal(fake.stats.maxConcurrent, 3);
     assert.equal(fake.stats.inFlight, 0);
     assert.equal(fake.stats.calls, 5);
-    await Promise.all(answers.map((a) => a.text()));
+    assert.deepEqual(
+      fake.stats.log.filter((c) => c.status === 429).map((c) => c.payerId),
+      ['CH0001', 'CH0001', 'CH0001'],
+    );
+    await Promise.all(done.map((a) => a.text()));
+  });
+
+  test('through the x12-json connector, a 429 is a transient error that carries Retry-After, a 503 too', async () => {
+    const release = fake.hold();
+    const held = [
+      connector.send(inquiry('CH0001'), { signal: never() }),
+      connector.send(inquiry('CH0002'), { signal: never() }),
+    ];
+    while (fake.stats.inFlight < 2) await new Promise((r) => setTimeout(r, 5));
+    await assert.rejects(connector.send(inquiry('CH0003'), { signal: never() }), (err: unknown) => {
+      assert.ok(err instanceof TransientPayerError);
+      assert.equal(err.retryAfterMs, 1000);
+      return true;
+    });
+    release();
+    await Promise.all(held);
+    fake.setDown(true);
+    await assert.rejects(connector.send(inquiry('CH0001'), { signal: never() }), TransientPayerError);
   });
 
   test('setDown(true) answers 503 until set back; a wrong key gets 401', async () => {

@@ -84,6 +84,11 @@ export interface ClearinghouseFake {
   setDown(down: boolean): void;
   setBehaviour(payerId: string, behaviour: StcBehaviour): void;
   setLatency(ms: number): void;
+  /**
+   * Admitted requests wait, holding their place in the concurrency limit, until the returned function is
+   * called: a test fills the account deterministically, without relying on a latency being long enough.
+   */
+  hold(): () => void;
   resetStats(): void;
   close(): Promise<void>;
 }
@@ -117,6 +122,7 @@ export async function startClearinghouseFake(
   const retryAfter = String(options.retryAfterSeconds ?? 1);
   const now = () => options.now?.() ?? new Date();
   let latencyMs = options.latencyMs ?? 0;
+  let gate: Promise<void> | undefined;
   let down = false;
   let stats = emptyStats();
   let controlNumber = 0;
@@ -142,6 +148,7 @@ export async function startClearinghouseFake(
     const payer = byId.get(routed?.payerId ?? '') ?? byId.get(routed?.receiverId ?? '');
     call.payerId = payer?.id ?? routed?.payerId;
     if (call.payerId) stats.perPayer.set(call.payerId, (stats.perPayer.get(call.payerId) ?? 0) + 1);
+    if (gate) await gate;
     if (!(await pause(latencyMs, res))) return;
     const envelope = { controlNumber: ++controlNumber, now: now() };
     // An unknown payer id fails check270's NM109 comparison: the clearinghouse's front end answers a 999.
@@ -179,7 +186,9 @@ export async function startClearinghouseFake(
     const hit = limitHit();
     if (hit) {
       call.status = 429;
-      call.eq = route270(x12)?.eq ?? [];
+      const routed = route270(x12);
+      call.eq = routed?.eq ?? [];
+      call.payerId = routed?.payerId;
       stats.tooManyRequests++;
       if (hit === 'rate') stats.rateRejections++;
       else stats.concurrencyRejections++;
@@ -215,6 +224,16 @@ export async function startClearinghouseFake(
     },
     setLatency: (ms) => {
       latencyMs = ms;
+    },
+    hold: () => {
+      let release = () => {};
+      gate = new Promise<void>((resolve) => {
+        release = () => {
+          gate = undefined;
+          resolve();
+        };
+      });
+      return release;
     },
     resetStats: () => {
       stats = { ...emptyStats(), inFlight: stats.inFlight };
