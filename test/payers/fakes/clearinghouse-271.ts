@@ -140,7 +140,8 @@ export function planFor(payer: ClearinghousePayer, codes: string[]): Plan {
       covered: true,
       ...(i % 2 === 0
         ? { copay: amount(payer, code, 8, 5, 10) }
-        : { coinsurance: amount(payer, code, 4, 0.1, 0.1) }),
+        : // Whole percents divided once, so the fraction prints as payers write it (.3, never .30000000000000004).
+          { coinsurance: amount(payer, code, 4, 10, 10) / 100 }),
       deductibleApplies: i % 3 === 0,
       authorizationRequired: false,
     }));
