@@ -118,6 +118,17 @@ describe('payer list import: CSV', () => {
     ]);
   });
 
+  test('a semicolon-separated list, and text after a closing quote, are read', () => {
+    const result = imported('id;name;aliases\nA1;"Payer; One" Inc;X1|X2\n');
+    assert.deepEqual(result.entries[0], {
+      id: 'A1',
+      name: 'Payer; One Inc',
+      payerId: 'A1',
+      aliases: ['X1', 'X2'],
+      connection: CONNECTION,
+    });
+  });
+
   test('a tab-separated list is read by its header', () => {
     const result = imported('Payer ID\tPayer Name\tAliases\n12345\tSome Payer, Inc.\tA1|A2\n');
     assert.deepEqual(result.entries[0]!.aliases, ['A1', 'A2']);

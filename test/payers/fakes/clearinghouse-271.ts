@@ -72,10 +72,12 @@ export function clearinghousePayers(
   });
 }
 
-/** The payer a 270 asks: NM109 of loop 2100A, else the ISA08 receiver. Service type codes per EQ segment. */
+/**
+ * The payer a 270 asks: NM109 of loop 2100A, as a clearinghouse routes (ISA08 names the clearinghouse, or
+ * whatever the connection's receiverId says). Service type codes per EQ segment.
+ */
 export interface Routed270 {
   payerId?: string;
-  receiverId?: string;
   /** EQ01 of each EQ segment of loop 2000C/2110C, split at the repetition separator. */
   eq: string[][];
 }
@@ -89,7 +91,7 @@ export function route270(x12: string): Routed270 | undefined {
     throw err;
   }
   const { segments, delimiters } = read;
-  const out: Routed270 = { receiverId: segments[0]?.elements[8]?.trim(), eq: [] };
+  const out: Routed270 = { eq: [] };
   let level: string | undefined;
   for (const s of segments) {
     if (s.id === 'HL') level = s.elements[3];

@@ -145,7 +145,7 @@ export async function startClearinghouseFake(
     const routed = route270(x12);
     call.eq = routed?.eq ?? [];
     stats.codesPerCall.push(call.eq.flat());
-    const payer = byId.get(routed?.payerId ?? '') ?? byId.get(routed?.receiverId ?? '');
+    const payer = byId.get(routed?.payerId ?? '');
     call.payerId = payer?.id ?? routed?.payerId;
     if (call.payerId) stats.perPayer.set(call.payerId, (stats.perPayer.get(call.payerId) ?? 0) + 1);
     if (gate) await gate;
