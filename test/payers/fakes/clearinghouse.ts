@@ -18,7 +18,13 @@ import { listen, pause, readBody, reply } from './server.ts';
 import { check270, reject999 } from './x12.ts';
 
 export { type ClearinghousePayer, STC_BEHAVIOURS, type StcBehaviour } from './clearinghouse-271.ts';
-export { clearinghousePayersFile } from './clearinghouse-file.ts';
+export {
+  type ClearinghousePayersFileOptions,
+  clearinghousePayersFile,
+  type PayersFileJson,
+  STRATEGY_FOR,
+  type StcStrategy,
+} from './clearinghouse-file.ts';
 
 export const CLEARINGHOUSE_API_KEY = 'fake-clearinghouse-key';
 
