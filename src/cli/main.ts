@@ -20,7 +20,7 @@ import { ADMIN_COMMANDS } from './commands/admin.ts';
 import { BATCH_COMMANDS } from './commands/batch.ts';
 import { CHECK_COMMAND } from './commands/check.ts';
 import { MONITOR_COMMANDS } from './commands/monitor.ts';
-import { PAYER_LIST_COMMAND, PAYER_RELOAD_COMMAND } from './commands/payer.ts';
+import { PAYER_IMPORT_COMMAND, PAYER_LIST_COMMAND, PAYER_RELOAD_COMMAND } from './commands/payer.ts';
 import { SERVE_COMMANDS } from './commands/serve.ts';
 import { X12_PARSE_COMMAND } from './commands/x12.ts';
 
@@ -32,6 +32,7 @@ const COMMANDS: readonly CommandSpec[] = [
   ...MONITOR_COMMANDS,
   PAYER_LIST_COMMAND,
   PAYER_RELOAD_COMMAND,
+  PAYER_IMPORT_COMMAND,
   X12_PARSE_COMMAND,
 ];
 

@@ -1,13 +1,15 @@
 /**
- * `elig payer list [--json]`: the payer directory as GET /api/payers shows it (ids, names, aliases,
+ * `elig payer list | reload | import`. `list` (`[--json]`): the payer directory as GET /api/payers shows it (ids, names, aliases,
  * connector types; never URLs or credentials), read from the configuration and PAYERS_FILE alone: no
  * server, no store, no secrets resolved. An invalid file is reported exactly as a start would report it.
  */
+import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { directoryOp } from '../../api/routes/admin.ts';
 import { type Config, ConfigError, withDotEnv } from '../../config.ts';
 import { DirectoryService, type DirectorySummary } from '../../directory/service.ts';
 import { listConfiguredPayers, readPayersFile } from '../../payers/directory-file.ts';
+import { describeProblems, importPayerList, type PayerListFormat } from '../../payers/import.ts';
 import { createSandboxConnector } from '../../payers/sandbox/index.ts';
 import { readLock } from '../../store/datadir-lock.ts';
 import { openStore } from '../../store/open.ts';
@@ -99,3 +101,54 @@ export async function directoryCall(
     await store.close();
   }
 }
+
+export const PAYER_IMPORT_COMMAND: CommandSpec = {
+  name: 'payer import',
+  summary: "import a clearinghouse payer list (CSV, JSON or Stedi's) for one connection of PAYERS_FILE",
+  positionals: [{ name: 'FILE', description: 'the payer list (docs/payers.md, "Importing a payer list")' }],
+  options: {
+    connection: { type: 'string', value: 'NAME', description: 'the connection of PAYERS_FILE (required)' },
+    columns: {
+      type: 'string',
+      value: 'MAP',
+      description: 'field=header pairs for a CSV with other headers, e.g. id=PayerID,name=Payer Name',
+    },
+    only: { type: 'string', value: 'COL=V|V', description: 'keep only rows whose column holds a value' },
+    format: { type: 'string', value: 'FORMAT', description: 'csv, json or stedi (default: detected)' },
+    'dry-run': { type: 'boolean', description: 'check the list and print what would be imported' },
+  },
+  async run({ values, positionals, io, config }) {
+    const connection = values.connection;
+    if (typeof connection !== 'string' || !connection) throw new CliError('--connection NAME is required');
+    const format = values.format as string | undefined;
+    if (format && !['csv', 'json', 'stedi', 'auto'].includes(format))
+      throw new CliError('--format must be csv, json or stedi');
+    let text: string;
+    try {
+      text = readFileSync(positionals[0]!, 'utf8');
+    } catch (err) {
+      throw new CliError(`${positionals[0]} could not be read (${(err as NodeJS.ErrnoException).code})`);
+    }
+    const list = importPayerList(text, {
+      connection,
+      ...(format ? { format: format as PayerListFormat | 'auto' } : {}),
+      ...(typeof values.columns === 'string' ? { columns: values.columns } : {}),
+      ...(typeof values.only === 'string' ? { only: values.only } : {}),
+    });
+    const lines = describeProblems(list);
+    if (lines.length) io.stderr.write(`${lines.join('\n')}\n`);
+    io.stdout.write(
+      `${list.format}: ${list.entries.length} payers to import, ${list.problemCount} rows with problems, ${list.skipped.length} skipped.\n`,
+    );
+    if (values['dry-run'] === true || !list.entries.length) return list.entries.length ? 0 : 1;
+    const summary = (await directoryCall(config(), 'payer.import', {
+      connection,
+      payers: list.entries,
+    })) as DirectorySummary;
+    io.stdout.write(
+      `Imported for ${connection}: the directory now holds ${summary.payers} payers` +
+        `${summary.shadowed ? ` (${summary.shadowed} imported ids already listed elsewhere were left out)` : ''}.\n`,
+    );
+    return list.problemCount ? 1 : 0;
+  },
+};
