@@ -52,7 +52,12 @@ export class PayerAuthenticationError extends TransientPayerError {
  * breaker counts it.
  */
 export class ConnectionThrottledError extends TransientPayerError {
-  constructor(message: string, retryAfterMs?: number) {
+  constructor(
+    message: string,
+    retryAfterMs?: number,
+    /** `busy`: our own queue for the connection is full (no answer from it); `throttled`: it refused (429). */
+    readonly kind: 'throttled' | 'busy' = 'throttled',
+  ) {
     super(message, retryAfterMs);
     this.name = 'ConnectionThrottledError';
   }

@@ -31,9 +31,14 @@ export interface ResolvedLimits {
   ratePerSecond?: number;
 }
 
+/**
+ * A refusal is `throttled` while the connection is paused after a 429, `busy` when its slots stayed taken
+ * or this process already has enough calls queued for it (the check comes back when a slot is likely free,
+ * and meanwhile the worker takes checks of other connections).
+ */
 export type LimitPermit =
   | { ok: true; release(): void }
-  | { ok: false; reason: 'throttled'; retryInMs: number };
+  | { ok: false; reason: 'throttled' | 'busy'; retryInMs: number };
 
 export interface LimiterOptions {
   store: LimitStore;
@@ -50,6 +55,11 @@ export interface LimiterOptions {
 export const HAND_OFF_MS = 250;
 /** Back-off after a 429 without Retry-After. */
 export const DEFAULT_PAUSE_MS = 1_000;
+/**
+ * Calls of one process that may wait for a connection's slots, per slot. Beyond it a check is deferred at
+ * once instead of holding a worker slot that a check of another connection could use.
+ */
+export const WAITERS_PER_SLOT = 2;
 
 interface Held {
   slot: number;
@@ -63,6 +73,10 @@ interface Waiter {
 interface ConnectionState {
   prepared?: Promise<void>;
   waiters: Waiter[];
+  /** Calls of this process inside `acquire`, waiting for a slot. */
+  waiting: number;
+  /** Moving average of how long a call holds a slot (ms), to say when a deferred check should come back. */
+  holdMs: number;
   /** Paused (locally known) until this time. */
   pausedUntil: number;
 }
@@ -99,23 +113,33 @@ export class ConnectionLimiter {
     if (paused > 0) return { ok: false, reason: 'throttled', retryInMs: paused };
     let held: Held | undefined;
     if (limits.concurrency) {
-      const got = await this.slot(connection, st, limits.concurrency, deadline, signal);
-      if ('retryInMs' in got) return { ok: false, reason: 'throttled', retryInMs: got.retryInMs };
+      if (st.waiting >= WAITERS_PER_SLOT * limits.concurrency) {
+        // Enough of this process's calls are queued for this connection: come back when they are served.
+        const ahead = st.waiting / limits.concurrency;
+        return { ok: false, reason: 'busy', retryInMs: Math.ceil(st.holdMs * ahead * (1 + Math.random())) };
+      }
+      st.waiting++;
+      const got = await this.slot(connection, st, limits.concurrency, deadline, signal).finally(() => {
+        st.waiting--;
+      });
+      if ('retryInMs' in got) return { ok: false, reason: got.reason, retryInMs: got.retryInMs };
       held = got.held;
     }
     if (limits.ratePerSecond) {
       const ok = await this.token(connection, limits.ratePerSecond, deadline, signal);
       if (!ok) {
         if (held) this.giveBack(connection, st, held);
-        return { ok: false, reason: 'throttled', retryInMs: Math.ceil(1000 / limits.ratePerSecond) };
+        return { ok: false, reason: 'busy', retryInMs: Math.ceil(1000 / limits.ratePerSecond) };
       }
     }
     let released = false;
+    const since = this.now();
     return {
       ok: true,
       release: () => {
         if (released || !held) return;
         released = true;
+        st.holdMs = st.holdMs * 0.9 + (this.now() - since) * 0.1;
         this.giveBack(connection, st, held);
       },
     };
@@ -134,7 +158,7 @@ export class ConnectionLimiter {
   private stateOf(connection: string): ConnectionState {
     let st = this.state.get(connection);
     if (!st) {
-      st = { waiters: [], pausedUntil: 0 };
+      st = { waiters: [], pausedUntil: 0, waiting: 0, holdMs: 100 };
       this.state.set(connection, st);
     }
     return st;
@@ -146,7 +170,7 @@ export class ConnectionLimiter {
     concurrency: number,
     deadline: number,
     signal?: AbortSignal,
-  ): Promise<{ held: Held } | { retryInMs: number }> {
+  ): Promise<{ held: Held } | { retryInMs: number; reason: 'throttled' | 'busy' }> {
     const { store, holder, holdMs } = this.opts;
     while (!signal?.aborted) {
       // A store that cannot answer counts as busy: the check waits, it does not fail.
@@ -156,7 +180,7 @@ export class ConnectionLimiter {
       if ('slot' in take) return { held: { slot: take.slot, takenAt: this.now() } };
       if ('pausedForMs' in take) {
         st.pausedUntil = Math.max(st.pausedUntil, this.now() + take.pausedForMs);
-        return { retryInMs: take.pausedForMs };
+        return { retryInMs: take.pausedForMs, reason: 'throttled' };
       }
       const left = deadline - this.now();
       if (left <= 0) break;
@@ -164,7 +188,7 @@ export class ConnectionLimiter {
       const handed = await this.wait(st, Math.min(left, this.pollMs * (1 + Math.random())), signal);
       if (handed) return { held: handed };
     }
-    return { retryInMs: Math.max(this.pollMs, 50) };
+    return { retryInMs: Math.ceil(Math.max(this.pollMs, st.holdMs) * (1 + Math.random())), reason: 'busy' };
   }
 
   private wait(st: ConnectionState, ms: number, signal?: AbortSignal): Promise<Held | undefined> {

@@ -76,6 +76,7 @@ function limitedConnector(
         throw new ConnectionThrottledError(
           `connection ${connection.name} has no free slot (account limit)`,
           permit.retryInMs,
+          permit.reason === 'busy' ? 'busy' : 'throttled',
         );
       }
       try {

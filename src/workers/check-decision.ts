@@ -132,6 +132,10 @@ export function decide(claim: ClaimFacts, attempt: Attempt, policy: RetryPolicy,
       if (outcome.cause === 'throttled') {
         return deferOrFail(claim, 'throttled', outcome.retryAfterMs ?? THROTTLE_RETRY_MS, policy, now);
       }
+      // Our own queue for the connection is full: it is busy, not down; the check waits its turn.
+      if (outcome.cause === 'connection-busy') {
+        return deferOrFail(claim, 'busy', outcome.retryAfterMs ?? THROTTLE_RETRY_MS, policy, now);
+      }
       if (claim.attempts >= policy.maxAttempts && claim.batch) {
         return batchRetryOrFail(claim, outcome.reason, outcome.retryAfterMs, policy, now);
       }
@@ -214,6 +218,6 @@ export function permitResult(attempt: Attempt): PermitResult {
   if (attempt.kind !== 'outcome') return 'neutral';
   if (attempt.outcome.kind === 'finished') return 'success';
   // A throttled call says nothing about the payer: its breaker does not count it.
-  if (attempt.outcome.cause === 'throttled') return 'neutral';
+  if (attempt.outcome.cause === 'throttled' || attempt.outcome.cause === 'connection-busy') return 'neutral';
   return attempt.outcome.cause === 'authentication' ? 'auth-failure' : 'failure';
 }

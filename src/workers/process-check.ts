@@ -47,7 +47,7 @@ export type CheckOutcome =
       reason: string;
       retryAfterMs?: number;
       /** `throttled`: the connection's account limit (429, or no slot in time); never a payer outage. */
-      cause?: 'authentication' | 'throttled';
+      cause?: 'authentication' | 'throttled' | 'connection-busy';
     };
 
 /** What one payer call came to, for its log line and metrics. */
@@ -313,9 +313,9 @@ function callFailed(
     called('throttled');
     return {
       kind: 'transient',
-      reason: 'connection throttled',
+      reason: `connection ${err.kind}`,
       retryAfterMs: err.retryAfterMs,
-      cause: 'throttled',
+      cause: err.kind === 'busy' ? 'connection-busy' : 'throttled',
     };
   }
   if (err instanceof PermanentPayerError) {

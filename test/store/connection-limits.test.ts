@@ -59,23 +59,28 @@ test('slots: at most `concurrency` holders at once; a released or expired slot i
 test('a paused connection gives no slot until the pause ends, and a pause only ever moves later', async () => {
   const db = store.db;
   await ensureConnectionSlots(db, 'paused', 2);
-  await pauseConnection(db, 'paused', Date.now() + 400);
+  const until = Date.now() + 2_000;
+  await pauseConnection(db, 'paused', until);
   await pauseConnection(db, 'paused', Date.now() + 50); // shorter: ignored
   const take = await takeConnectionSlot(db, 'paused', 2, 'w', 60_000);
-  assert.ok('pausedForMs' in take && take.pausedForMs > 200, JSON.stringify(take));
-  await new Promise((r) => setTimeout(r, 450));
+  const left = until - Date.now();
+  assert.ok('pausedForMs' in take && take.pausedForMs >= left - 50, JSON.stringify({ take, left }));
+  await new Promise((r) => setTimeout(r, until - Date.now() + 50));
   assert.deepEqual(await takeConnectionSlot(db, 'paused', 2, 'w', 60_000), { slot: 0 });
 });
 
 test('tokens: a burst of `rate`, then about `rate` per second, never two spends of one token', async () => {
   const db = store.db;
+  // 0.5 a second, so the time the statements themselves take adds (almost) nothing.
+  const made = Date.now();
   await ensureConnectionState(db, 'rated', 4);
-  const spent = await Promise.all(Array.from({ length: 10 }, () => takeConnectionToken(db, 'rated', 4, 4)));
-  assert.equal(spent.filter(Boolean).length, 4, 'the burst, and not one more');
+  const spent = await Promise.all(Array.from({ length: 10 }, () => takeConnectionToken(db, 'rated', 0.5, 4)));
+  const grown = Math.floor((0.5 * (Date.now() - made)) / 1000);
+  assert.equal(spent.filter(Boolean).length, Math.min(10, 4 + grown), 'the burst, and not one more');
   const emptied = Date.now();
-  await new Promise((r) => setTimeout(r, 300)); // 4/s × 0.3 s = 1.2 tokens, more if the machine is slow
-  const later = await Promise.all(Array.from({ length: 5 }, () => takeConnectionToken(db, 'rated', 4, 4)));
-  const refilled = Math.min(4, Math.ceil((4 * (Date.now() - emptied)) / 1000));
+  await new Promise((r) => setTimeout(r, 2_100)); // 0.5/s × 2.1 s = 1.05 tokens, more if the machine is slow
+  const later = await Promise.all(Array.from({ length: 5 }, () => takeConnectionToken(db, 'rated', 0.5, 4)));
+  const refilled = Math.min(4, Math.ceil((0.5 * (Date.now() - emptied)) / 1000));
   const n = later.filter(Boolean).length;
   assert.ok(n >= 1 && n <= refilled, `${n} tokens after the refill; at most ${refilled} had grown`);
 });
@@ -93,8 +98,13 @@ for (const [name, makeStore] of [
     let peak = 0;
     let done = 0;
     const call = async (limiter: ConnectionLimiter) => {
-      const permit = await limiter.acquire(connection, { concurrency: 2 }, 5_000);
-      assert.ok(permit.ok);
+      // As a worker does: a refusal (the process has enough calls queued) comes back when it says.
+      let permit = await limiter.acquire(connection, { concurrency: 2 }, 5_000);
+      while (!permit.ok) {
+        assert.equal(permit.reason, 'busy');
+        await new Promise((r) => setTimeout(r, permit.ok ? 0 : Math.min(permit.retryInMs, 50)));
+        permit = await limiter.acquire(connection, { concurrency: 2 }, 5_000);
+      }
       running++;
       peak = Math.max(peak, running);
       await new Promise((r) => setTimeout(r, 10));

@@ -1,0 +1,211 @@
+/**
+ * bench/clearinghouse: a clearinghouse account's limit, end to end, against its ceiling.
+ *
+ * A fake clearinghouse (loopback) allows 5 requests at once and answers each after 50 ms, so no client can
+ * finish more than 5 / 0.05 s = 100 checks/s through it: that is the ceiling. 2,000 checks across 200 of its
+ * payers are submitted through the API at once; the bench reports checks/s against the ceiling (target
+ * ≥ 0.9), the 429s the fake answered (target 0), and the peak concurrency it saw.
+ *
+ * A second connection (another fake: 5 at once, 50 ms) carries a trickle of checks (4 at a time), first
+ * alone, then while the 2,000 run: its p99 from submission to completion while the big run goes on, over
+ * its p99 alone (target ≤ 2): one account's queue must not hold up another's.
+ *
+ * Stores: PGlite (one process), and PostgreSQL with two worker processes (this one, with the API and a
+ * worker, and a second `elig worker` process on the same database), which must share the limit.
+ *
+ *   npm run bench -- clearinghouse      (BENCH_DATABASE_URL, default the local PostgreSQL;
+ *                                        BENCH_CLEARINGHOUSE_CHECKS, default 2000)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { projectPath } from '../src/paths.ts';
+import { type Service, startService } from '../src/server.ts';
+import { type ClearinghouseFake, startClearinghouseFake } from '../test/payers/fakes/clearinghouse.ts';
+
+const CHECKS = Number(process.env.BENCH_CLEARINGHOUSE_CHECKS ?? 2_000);
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const LIMIT = 5;
+const LATENCY_MS = 50;
+const CEILING = LIMIT / (LATENCY_MS / 1000);
+const TRICKLE = 40;
+const env = { BENCH_CH_KEY: 'bench-ch-key', BENCH_OTHER_KEY: 'bench-other-key' };
+const JANE = { memberId: 'M100200300', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
+const PROVIDER = { organizationName: 'Bench Clinic', npi: '1234567893' };
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+
+interface Api {
+  url: string;
+  key: string;
+}
+
+async function submit(api: Api, payer: string): Promise<string> {
+  for (;;) {
+    const res = await fetch(`${api.url}/api/eligibility`, {
+      method: 'POST',
+      headers: { authorization: `Key ${api.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        tradingPartnerServiceId: payer,
+        provider: PROVIDER,
+        subscriber: JANE,
+        encounter: { serviceTypeCodes: ['30'] },
+      }),
+    });
+    const body = (await res.json()) as { id: string };
+    if (res.status === 202) return body.id;
+    if (res.status !== 429) throw new Error(`submit answered ${res.status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Polls until finished; the time from submission to the answer being readable. */
+async function finished(api: Api, id: string, started: number): Promise<number> {
+  for (;;) {
+    const res = await fetch(`${api.url}/api/eligibility/${id}`, {
+      headers: { authorization: `Key ${api.key}` },
+    });
+    const body = (await res.json()) as { status: string };
+    if (body.status !== 'IN_PROGRESS') {
+      if (body.status !== 'COMPLETED') throw new Error(`a check ended ${body.status}`);
+      return performance.now() - started;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** `TRICKLE` checks on the other connection, 4 at a time; p99 latency. */
+async function trickle(api: Api, payers: string[]): Promise<number> {
+  const latencies: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < TRICKLE) {
+        const payer = payers[next++ % payers.length]!;
+        const t = performance.now();
+        latencies.push(await finished(api, await submit(api, payer), t));
+      }
+    }),
+  );
+  return percentile(
+    latencies.sort((a, b) => a - b),
+    99,
+  );
+}
+
+async function scenario(store: 'pglite' | 'postgres') {
+  const dir = mkdtempSync(join(tmpdir(), 'elig-bench-ch-'));
+  const big = await startClearinghouseFake({
+    apiKey: env.BENCH_CH_KEY,
+    payers: 200,
+    concurrency: LIMIT,
+    latencyMs: LATENCY_MS,
+  });
+  const other = await startClearinghouseFake({
+    apiKey: env.BENCH_OTHER_KEY,
+    payers: 20,
+    concurrency: LIMIT,
+    latencyMs: LATENCY_MS,
+  });
+  const file = join(dir, 'payers.json');
+  const connection = (url: string, keyEnv: string) => ({
+    type: 'x12-json',
+    url,
+    auth: { type: 'api-key', key: { env: keyEnv } },
+    limits: { concurrency: LIMIT },
+  });
+  writeFileSync(
+    file,
+    JSON.stringify({
+      connections: {
+        big: connection(big.url, 'BENCH_CH_KEY'),
+        other: connection(other.url, 'BENCH_OTHER_KEY'),
+      },
+      payers: [
+        ...big.payers.map((p) => ({ id: p.id, name: `Big ${p.id}`, payerId: p.id, connection: 'big' })),
+        ...other.payers.map((p) => ({
+          id: `O${p.id}`,
+          name: `Other ${p.id}`,
+          payerId: p.id,
+          connection: 'other',
+        })),
+      ],
+    }),
+  );
+  const schema = `bench_ch_${process.pid}`;
+  const vars = {
+    ELIG_ENV: 'test',
+    PORT: '0',
+    DATA_DIR: dir,
+    PAYERS_FILE: file,
+    LOG_LEVEL: 'warn',
+    WORKER_CONCURRENCY: '16',
+    RATE_LIMIT_SUBMIT: '100000',
+    RATE_LIMIT_STATUS: '100000',
+    BATCH_MAX_PENDING_CHECKS: '100000',
+    ...(store === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema } : {}),
+  };
+  const config = loadConfig(vars);
+  let service: Service | undefined;
+  let second: ChildProcess | undefined;
+  try {
+    service = await startService(config, { secretEnv: env, initStoreInChildProcess: store === 'pglite' });
+    const api = { url: service.url!, key: service.bootstrap!.apiKey };
+    if (store === 'postgres') {
+      second = spawn(process.execPath, [projectPath('bin/elig.mjs'), 'worker'], {
+        env: { ...process.env, ...vars, ...env },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      await new Promise((r) => setTimeout(r, 3_000));
+    }
+    const otherPayers = other.payers.map((p) => `O${p.id}`);
+    const alone = await trickle(api, otherPayers);
+    big.resetStats();
+    const started = performance.now();
+    const ids = await Promise.all(
+      Array.from({ length: CHECKS }, (_, i) => submit(api, big.payers[i % big.payers.length]!.id)),
+    );
+    const during = trickle(api, otherPayers);
+    // Completion of all: poll in a few lanes so the polling itself stays small next to the work.
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < ids.length) await finished(api, ids[next++]!, started);
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const duringP99 = await during;
+    const perSecond = CHECKS / seconds;
+    const label = store === 'postgres' ? 'PostgreSQL, 2 worker processes' : 'PGlite, 1 process';
+    console.log(
+      `bench/clearinghouse ${label}: ${CHECKS} checks over 200 payers in ${seconds.toFixed(1)} s = ${perSecond.toFixed(1)} checks/s; ` +
+        `ceiling ${CEILING}/s -> ratio ${(perSecond / CEILING).toFixed(2)} (target >= 0.90); ` +
+        `429s from the fake ${big.stats.tooManyRequests} (target 0), peak concurrency ${big.stats.maxConcurrent}/${LIMIT}`,
+    );
+    console.log(
+      `bench/clearinghouse ${label}: second connection p99 alone ${alone.toFixed(0)} ms, during the run ${duringP99.toFixed(0)} ms -> ratio ${(duringP99 / alone).toFixed(2)} (target <= 2)`,
+    );
+  } finally {
+    second?.kill('SIGTERM');
+    await service?.stop();
+    await Promise.all([big.close(), other.close()]);
+    if (store === 'postgres') {
+      const pg = (await import('pg')).default;
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await c.end();
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<void> {
+  await scenario('pglite');
+  await scenario('postgres');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
