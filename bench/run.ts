@@ -14,6 +14,7 @@ const ALL = [
   'connectors',
   'batch',
   'payer-import',
+  'clearinghouse',
 ];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 for (const name of wanted) {
