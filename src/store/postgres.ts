@@ -1,9 +1,16 @@
 /**
  * The PostgreSQL store: a node-postgres pool (many processes share one database) behind the `Db` interface
- * of db.ts, and one LISTEN connection per process for wake-ups.
+ * of db.ts, and one LISTEN connection per process for wake-ups. `openPostgres` puts together the steps below:
+ * the schema, the connection settings, the pool, the statements on it, and the listener.
  */
 import pg from 'pg';
-import { type Db, DEFAULT_BUDGET_MS } from './db.ts';
+import {
+  type Db,
+  DEFAULT_BUDGET_MS,
+  type Queryable,
+  type QueryResult,
+  type TransactionOptions,
+} from './db.ts';
 import { DatabaseUnavailableError, FaultLatch, translate } from './faults.ts';
 
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
@@ -27,6 +34,33 @@ export interface PostgresOptions {
 export async function openPostgres(url: string, schema: string, options: PostgresOptions = {}): Promise<Db> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
   const { poolSize = 10, budgetMs = DEFAULT_BUDGET_MS } = options;
+  await createSchema(url, schema, budgetMs);
+  const settings = connectionSettings(url, schema, budgetMs);
+  const pool = openPool(settings, poolSize);
+  const listener = new NotificationListener(settings);
+  // A query that succeeds on the pool proves the database is back: it cuts the listener's backoff short.
+  const statements = new PoolStatements(pool, budgetMs, () => listener.nudge());
+  const query = <T>(sql: string, params: unknown[] = []) => statements.query<T>(sql, params);
+  return {
+    kind: 'postgres',
+    query,
+    transaction: (fn, transactionOptions = {}) => statements.transaction(fn, transactionOptions),
+    listen: (channel, onNotify) => listener.listen(channel, onNotify),
+    async notify(channel, payload = '') {
+      await query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    async storageFault() {
+      return statements.latch.current();
+    },
+    async close() {
+      await listener.close();
+      await pool.end();
+    },
+  };
+}
+
+/** Creates `schema` if it is missing, on a connection of its own that is closed again. */
+async function createSchema(url: string, schema: string, budgetMs: number): Promise<void> {
   const setup = new pg.Client({ connectionString: url, connectionTimeoutMillis: budgetMs });
   try {
     await setup.connect();
@@ -38,7 +72,11 @@ export async function openPostgres(url: string, schema: string, options: Postgre
   } finally {
     await setup.end().catch(() => {});
   }
-  const clientConfig = {
+}
+
+/** What every connection of the pool, and the listener's, is opened with. */
+function connectionSettings(url: string, schema: string, budgetMs: number) {
+  return {
     connectionString: url,
     options: `-c search_path="${schema}"`,
     // Lets operators (and the chaos tests) tell this service's connections apart: `elig:<schema>`.
@@ -47,15 +85,61 @@ export async function openPostgres(url: string, schema: string, options: Postgre
     connectionTimeoutMillis: budgetMs,
     statement_timeout: budgetMs,
   };
-  const pool = new pg.Pool({ ...clientConfig, max: poolSize, idleTimeoutMillis: 30_000 });
+}
+
+function openPool(settings: pg.ClientConfig, poolSize: number): pg.Pool {
+  const pool = new pg.Pool({ ...settings, max: poolSize, idleTimeoutMillis: 30_000 });
   // A client that loses its backend (server restart, pg_terminate_backend) may emit 'error' when no one
   // listens (idle, or released): that must not crash the process. The pool's own listeners still remove
   // broken idle clients; queries in flight fail and are translated below.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const latch = new FaultLatch();
+  return pool;
+}
+
+/**
+ * Statements and transactions on the pool, each within the time budget, with errors translated: a recent
+ * storage error is kept in `latch` for readiness, and `onSuccess` hears of every statement that succeeded.
+ */
+class PoolStatements {
+  readonly latch = new FaultLatch();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly budgetMs: number,
+    private readonly onSuccess: () => void,
+  ) {}
+
+  query<T>(sql: string, params: unknown[]): Promise<QueryResult<T>> {
+    const deadline = Date.now() + this.budgetMs;
+    return this.withClient((client) => this.send<T>(client, sql, params, deadline));
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions): Promise<T> {
+    const deadline = options.unbounded ? undefined : Date.now() + this.budgetMs;
+    return this.withClient(async (client) => {
+      await this.send(client, 'BEGIN', [], deadline);
+      try {
+        if (options.unbounded) await this.send(client, 'SET LOCAL statement_timeout = 0', []);
+        const result = await fn({ query: (sql, params = []) => this.send(client, sql, params, deadline) });
+        await this.send(client, 'COMMIT', [], deadline);
+        return result;
+      } catch (err) {
+        if (!(translate(err) instanceof DatabaseUnavailableError)) {
+          await client.query(timed('ROLLBACK', [], this.budgetMs)).catch(() => {});
+        }
+        throw err;
+      }
+    });
+  }
+
   /** One statement on a checked-out client, within what is left of `deadline` (none: unbounded). */
-  const send = async <T>(client: pg.PoolClient, sql: string, params: unknown[], deadline?: number) => {
+  private async send<T>(
+    client: pg.PoolClient,
+    sql: string,
+    params: unknown[],
+    deadline?: number,
+  ): Promise<QueryResult<T>> {
     const left = deadline === undefined ? undefined : deadline - Date.now();
     if (left !== undefined && left <= 0) throw new DatabaseUnavailableError('timeout');
     let r: pg.QueryResult;
@@ -64,18 +148,19 @@ export async function openPostgres(url: string, schema: string, options: Postgre
     } catch (err) {
       throw translate(err);
     }
-    nudgeListener();
+    this.onSuccess();
     return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
-  };
+  }
+
   /**
    * Runs `fn` on a client of its own. A client that failed with an unavailable error (lost, timed out
    * with a statement still running, or on a read-only server after a failover) is destroyed rather than
    * pooled, so the next query gets a fresh connection.
    */
-  const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+  private async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
-      client = await pool.connect();
+      client = await this.pool.connect();
     } catch (err) {
       throw translate(err);
     }
@@ -89,7 +174,7 @@ export async function openPostgres(url: string, schema: string, options: Postgre
       return await fn(client);
     } catch (err) {
       const failure = translate(broken ?? err);
-      latch.note(failure);
+      this.latch.note(failure);
       if (failure instanceof DatabaseUnavailableError) broken ??= failure;
       throw failure;
     } finally {
@@ -101,134 +186,114 @@ export async function openPostgres(url: string, schema: string, options: Postgre
         client.release();
       }
     }
-  };
-  const query = <T>(sql: string, params: unknown[] = []) => {
-    const deadline = Date.now() + budgetMs;
-    return withClient((client) => send<T>(client, sql, params, deadline));
-  };
-  // One LISTEN connection per process. When it is lost (node-postgres may emit 'error' more than once for
-  // one loss), the old client is ended and exactly one reconnect is scheduled, retrying with a backoff
-  // (1 s doubling to 10 s) until it succeeds. A query that succeeds on the pool proves the database is
-  // back, so it cuts a long backoff short (at most once a second): wake-ups resume as soon as queries do.
-  let listener: pg.Client | undefined;
-  let reconnectTimer: NodeJS.Timeout | undefined;
-  let reconnectAt = 0;
-  let backoffMs = LISTEN_RETRY_MIN_MS;
-  let lastNudge = 0;
-  let closed = false;
-  let connecting: Promise<void> | undefined;
-  const handlers = new Map<string, Set<(payload: string) => void>>();
-  const scheduleReconnect = (delayMs: number) => {
-    if (closed || reconnectTimer) return;
-    reconnectAt = Date.now() + delayMs;
-    reconnectTimer = setTimeout(() => {
-      reconnectTimer = undefined;
-      connectListener().then(
+  }
+}
+
+/**
+ * One LISTEN connection per process. When it is lost (node-postgres may emit 'error' more than once for
+ * one loss), the old client is ended and exactly one reconnect is scheduled, retrying with a backoff
+ * (1 s doubling to 10 s) until it succeeds. `nudge` (a query succeeded on the pool, so the database is
+ * back) cuts a long backoff short, at most once a second: wake-ups resume as soon as queries do.
+ */
+class NotificationListener {
+  private client: pg.Client | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectAt = 0;
+  private backoffMs = LISTEN_RETRY_MIN_MS;
+  private lastNudge = 0;
+  private closed = false;
+  private connecting: Promise<void> | undefined;
+  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+
+  constructor(private readonly settings: pg.ClientConfig) {}
+
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    if (!CHANNEL_NAME.test(channel)) throw new Error('invalid channel name');
+    const set = this.handlers.get(channel) ?? new Set();
+    this.handlers.set(channel, set);
+    set.add(onNotify);
+    if (this.client) {
+      if (set.size === 1) await this.client.query(`LISTEN ${channel}`);
+    } else if (this.connecting) {
+      await this.connecting; // the new connection LISTENs on every channel in `handlers`, this one included
+      const client = this.client as pg.Client | undefined;
+      if (client && set.size === 1) await client.query(`LISTEN ${channel}`).catch(() => {});
+    } else if (!this.reconnectTimer) {
+      this.connecting = this.connect().finally(() => {
+        this.connecting = undefined;
+      });
+      await this.connecting;
+    }
+    return async () => {
+      set.delete(onNotify);
+    };
+  }
+
+  nudge(): void {
+    if (!this.reconnectTimer) return;
+    const now = Date.now();
+    if (this.reconnectAt - now < 250 || now - this.lastNudge < LISTEN_RETRY_MIN_MS) return;
+    this.lastNudge = now;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.scheduleReconnect(0);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    this.handlers.clear();
+    await this.client?.end().catch(() => {});
+  }
+
+  private scheduleReconnect(delayMs: number): void {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectAt = Date.now() + delayMs;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.connect().then(
         () => {
-          backoffMs = LISTEN_RETRY_MIN_MS;
+          this.backoffMs = LISTEN_RETRY_MIN_MS;
         },
         () => {
-          backoffMs = Math.min(backoffMs * 2, LISTEN_RETRY_MAX_MS);
-          scheduleReconnect(backoffMs);
+          this.backoffMs = Math.min(this.backoffMs * 2, LISTEN_RETRY_MAX_MS);
+          this.scheduleReconnect(this.backoffMs);
         },
       );
     }, delayMs);
-    reconnectTimer.unref();
-  };
-  const nudgeListener = () => {
-    if (!reconnectTimer) return;
-    const now = Date.now();
-    if (reconnectAt - now < 250 || now - lastNudge < LISTEN_RETRY_MIN_MS) return;
-    lastNudge = now;
-    clearTimeout(reconnectTimer);
-    reconnectTimer = undefined;
-    scheduleReconnect(0);
-  };
-  const connectListener = async () => {
-    const c = new pg.Client(clientConfig);
+    this.reconnectTimer.unref();
+  }
+
+  private async connect(): Promise<void> {
+    const c = new pg.Client(this.settings);
     let lost = false;
     const onLost = () => {
       if (lost) return;
       lost = true;
-      if (listener === c) listener = undefined;
+      if (this.client === c) this.client = undefined;
       c.end().catch(() => {});
-      scheduleReconnect(backoffMs);
+      this.scheduleReconnect(this.backoffMs);
     };
     c.on('error', onLost);
     c.on('end', onLost);
     c.on('notification', (n) => {
-      for (const h of handlers.get(n.channel) ?? []) h(n.payload ?? '');
+      for (const h of this.handlers.get(n.channel) ?? []) h(n.payload ?? '');
     });
     try {
       await c.connect();
-      for (const channel of handlers.keys()) await c.query(`LISTEN ${channel}`);
+      for (const channel of this.handlers.keys()) await c.query(`LISTEN ${channel}`);
     } catch (err) {
       lost = true;
       c.end().catch(() => {});
       throw err;
     }
-    if (closed) {
+    if (this.closed) {
       lost = true;
       await c.end().catch(() => {});
       return;
     }
-    listener = c;
+    this.client = c;
     // Wake-ups may have been missed while disconnected: tell every handler to look now.
-    for (const set of handlers.values()) for (const h of set) h('');
-  };
-  return {
-    kind: 'postgres',
-    query,
-    transaction: (fn, options = {}) => {
-      const deadline = options.unbounded ? undefined : Date.now() + budgetMs;
-      return withClient(async (client) => {
-        await send(client, 'BEGIN', [], deadline);
-        try {
-          if (options.unbounded) await send(client, 'SET LOCAL statement_timeout = 0', []);
-          const result = await fn({ query: (sql, params = []) => send(client, sql, params, deadline) });
-          await send(client, 'COMMIT', [], deadline);
-          return result;
-        } catch (err) {
-          if (!(translate(err) instanceof DatabaseUnavailableError)) {
-            await client.query(timed('ROLLBACK', [], budgetMs)).catch(() => {});
-          }
-          throw err;
-        }
-      });
-    },
-    async listen(channel, onNotify) {
-      if (!CHANNEL_NAME.test(channel)) throw new Error('invalid channel name');
-      const set = handlers.get(channel) ?? new Set();
-      handlers.set(channel, set);
-      set.add(onNotify);
-      if (listener) {
-        if (set.size === 1) await listener.query(`LISTEN ${channel}`);
-      } else if (connecting) {
-        await connecting; // the new connection LISTENs on every channel in `handlers`, this one included
-        if (listener && set.size === 1)
-          await (listener as pg.Client).query(`LISTEN ${channel}`).catch(() => {});
-      } else if (!reconnectTimer) {
-        connecting = connectListener().finally(() => {
-          connecting = undefined;
-        });
-        await connecting;
-      }
-      return async () => {
-        set.delete(onNotify);
-      };
-    },
-    async notify(channel, payload = '') {
-      await query('SELECT pg_notify($1, $2)', [channel, payload]);
-    },
-    async storageFault() {
-      return latch.current();
-    },
-    async close() {
-      closed = true;
-      clearTimeout(reconnectTimer);
-      handlers.clear();
-      await listener?.end().catch(() => {});
-      await pool.end();
-    },
-  };
+    for (const set of this.handlers.values()) for (const h of set) h('');
+  }
 }
