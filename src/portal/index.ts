@@ -12,9 +12,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { declarePlugin } from '../api/plugin-meta.ts';
+import type { Config } from '../config.ts';
 import { findSession, purgeExpiredSessions } from '../tenancy/sessions.ts';
 import type { Access } from './access.ts';
-import { notFound, type PortalDeps, seeOther, sendPage } from './context.ts';
+import { notFound, type PortalDeps, type PortalSettings, seeOther, sendPage } from './context.ts';
 import { cookieNames, formTokenValid, tokensEqual } from './csrf.ts';
 import { formBody, formValue } from './forms.ts';
 import { html } from './html.ts';
@@ -73,6 +74,22 @@ export const PORTAL_PREFIX = '/portal';
 
 /** The portal's registration options: its dependencies, and the prefix its links assume. */
 export type PortalOptions = PortalDeps & { prefix: typeof PORTAL_PREFIX };
+
+/**
+ * The portal's section of the configuration, and whether its cookies are `Secure`: when PUBLIC_URL is https,
+ * else in production. The composition root spreads it into the portal's options.
+ */
+export function portalSettings(
+  config: Pick<Config, keyof PortalSettings | 'env'>,
+): PortalSettings & Pick<PortalDeps, 'secureCookies'> {
+  return {
+    allowPrivateWebhooks: config.allowPrivateWebhooks,
+    publicUrl: config.publicUrl,
+    batchMaxPendingChecks: config.batchMaxPendingChecks,
+    monitorMaxPerOrganization: config.monitorMaxPerOrganization,
+    secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
+  };
+}
 
 /**
  * The portal as an encapsulated plugin: register it with `app.register(portalPlugin, { prefix: PORTAL_PREFIX,
