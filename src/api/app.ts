@@ -229,7 +229,9 @@ function errorHandler(metrics: AppMetrics | undefined) {
 }
 
 /**
- * The routes, each its own encapsulated plugin: it sees the decorators above and the options it is given.
+ * The routes, each its own encapsulated plugin: it sees the decorators above and the options it is given. Each
+ * names the decorators it reads with fastify-plugin (`encapsulate: true` keeps what it adds to itself), so
+ * Fastify refuses to start, naming the decorator, when a route is registered where they are missing.
  * Writes share the submit limiter and reads one status limiter each, for checks, batches and monitors alike.
  */
 async function registerRoutes(app: FastifyInstance, opts: AppOptions, auth: ApiKeyAuthenticator) {

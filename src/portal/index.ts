@@ -8,10 +8,16 @@
 import { readFileSync } from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyError,
+  FastifyReply,
+  FastifyRequest,
+  RawServerDefault,
+} from 'fastify';
+import fp from 'fastify-plugin';
 import Type from 'typebox';
-import { declarePlugin } from '../api/plugin-meta.ts';
 import type { Config } from '../config.ts';
 import { findSession, purgeExpiredSessions } from '../tenancy/sessions.ts';
 import type { Access } from './access.ts';
@@ -96,7 +102,13 @@ export function portalSettings(
  * ...deps })`. It decorates requests with the session only in its own scope, and its cookie and form
  * parsers, hooks and HTML error pages stay there too.
  */
-export const portalPlugin: FastifyPluginAsyncTypebox<PortalOptions> = declarePlugin(
+export const portalPlugin = fp<
+  PortalOptions,
+  RawServerDefault,
+  TypeBoxTypeProvider,
+  FastifyBaseLogger,
+  FastifyPluginAsyncTypebox<PortalOptions>
+>(
   async (portal, { prefix: _prefix, ...deps }) => {
     if (portal.prefix !== PORTAL_PREFIX) {
       throw new Error(`the portal must be registered with prefix ${PORTAL_PREFIX} (its links are absolute)`);
@@ -178,7 +190,8 @@ export const portalPlugin: FastifyPluginAsyncTypebox<PortalOptions> = declarePlu
     await portal.register(teamRoutes, deps);
     await portal.register(organizationRoutes, deps);
   },
-  { name: 'portal' },
+  // Run-a-check and batch uploads wake the workers through the app's `checksNotifier` (from buildApp).
+  { name: 'portal', decorators: { fastify: ['checksNotifier'] }, encapsulate: true },
 );
 
 /** Applies the route's access rule and checks the CSRF token of every POST. */
