@@ -102,6 +102,7 @@ export function portalSettings(
  * ...deps })`. It decorates requests with the session only in its own scope, and its cookie and form
  * parsers, hooks and HTML error pages stay there too.
  */
+// The type arguments give fastify-plugin the TypeBox plugin type, which it cannot infer from the function.
 export const portalPlugin = fp<
   PortalOptions,
   RawServerDefault,

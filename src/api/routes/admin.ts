@@ -25,6 +25,7 @@ export interface AdminRouteOptions {
  * Registered by the composition root on the app from `buildApp`, whose `db` it reads. The body has no schema:
  * each operation reads its own arguments (src/tenancy/admin-ops.ts), so it stays `unknown` until narrowed.
  */
+// The type arguments give fastify-plugin the TypeBox plugin type, which it cannot infer from the function.
 export const adminRoutes = fp<
   AdminRouteOptions,
   RawServerDefault,
