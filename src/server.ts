@@ -25,7 +25,7 @@ import { PayerGuard } from './payers/guard.ts';
 import { payerProblems } from './payers/health.ts';
 import { ConnectionLimiter, LocalLimitStore } from './payers/limits.ts';
 import { createSandboxConnector } from './payers/sandbox/index.ts';
-import { PORTAL_PREFIX, portalPlugin } from './portal/index.ts';
+import { PORTAL_PREFIX, portalPlugin, portalSettings } from './portal/index.ts';
 import { openStore, type Store } from './store/open.ts';
 import { type BootstrapResult, bootstrapIfEmpty } from './tenancy/bootstrap.ts';
 import { deriveServiceKeys, loadOrCreateMasterSecret, type ServiceKeys } from './tenancy/master-secret.ts';
@@ -228,29 +228,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
         log,
         apiKeyPepper: keys.apiKeyPepper,
         version: VERSION,
+        settings: config,
         metrics: {
           submitted: (id) => metrics.submitted(id),
           throttled: (op) => metrics.throttled(op),
           registry: metrics.registry,
         },
-        metricsToken: config.metricsToken,
         payers: directory,
         payerProblems: () => payerProblems(guard),
-        trustedProxies: config.trustedProxies,
-        timeouts: {
-          headersMs: config.httpHeadersTimeoutMs,
-          requestMs: config.httpRequestTimeoutMs,
-          idleMs: config.httpIdleTimeoutMs,
-          keepAliveMs: config.httpKeepAliveTimeoutMs,
-        },
-        dbRequestBudgetMs: config.dbRequestBudgetMs,
-        rateLimits: {
-          submit: { ratePerSecond: config.rateLimitSubmit, burst: config.rateLimitSubmit * 2 },
-          status: { ratePerSecond: config.rateLimitStatus, burst: config.rateLimitStatus * 2 },
-        },
-        batchMaxPendingChecks: config.batchMaxPendingChecks,
-        monitorMaxPerOrganization: config.monitorMaxPerOrganization,
-        serverUrl: () => config.publicUrl ?? (listenUrl || undefined),
+        listenUrl: () => listenUrl,
       });
       // The admin endpoint and the portal are encapsulated plugins on top of the API; they load at listen.
       app.register(adminRoutes, {
@@ -267,12 +253,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
         signInThrottleKey: keys.signInThrottleKey,
         apiKeyPepper: keys.apiKeyPepper,
         box,
-        allowPrivateWebhooks: config.allowPrivateWebhooks,
+        ...portalSettings(config),
         payers: directory,
-        secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
-        publicUrl: config.publicUrl,
-        batchMaxPendingChecks: config.batchMaxPendingChecks,
-        monitorMaxPerOrganization: config.monitorMaxPerOrganization,
         listenUrl: () => listenUrl,
       });
       const stopAuth = await auth.start();

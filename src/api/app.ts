@@ -7,28 +7,25 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
   LogController,
 } from 'fastify';
 import type { Logger } from 'pino';
-import { DEFAULT_MAX_PENDING_BATCH_CHECKS } from '../batches/submit.ts';
+import type { Config } from '../config.ts';
 import { listedPayer, type PayerDirectory } from '../payers/directory.ts';
 import type { PayerProblem } from '../payers/health.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
-import { DatabaseUnavailableError, type Db, DEFAULT_BUDGET_MS } from '../store/db.ts';
+import { DatabaseUnavailableError, type Db } from '../store/db.ts';
 import { createCoalescingNotifier, type Notifier } from '../store/notifier.ts';
 import { createReadinessProbe } from '../store/readiness.ts';
 import { trackAllowedMethods } from './allowed-methods.ts';
 import { ApiKeyAuthenticator } from './auth.ts';
-import {
-  closeConnectionsWithUnreadBodies,
-  DEFAULT_HTTP_TIMEOUTS,
-  type HttpTimeouts,
-  timeoutOptions,
-} from './connection-limits.ts';
+import { closeConnectionsWithUnreadBodies, timeoutOptions } from './connection-limits.ts';
 import { ApiError, unavailable } from './errors.ts';
 import { unsupportedMediaType } from './key-gates.ts';
 import { registerOpenApi } from './openapi.ts';
-import { type RateLimit, RateLimiter } from './rate-limit.ts';
+import { RateLimiter } from './rate-limit.ts';
 import { docsRoute } from './routes/docs.ts';
 import { batchStatusRoute } from './routes/eligibility_batch_status.ts';
 import { batchSubmitRoute } from './routes/eligibility_batch_submit.ts';
@@ -63,46 +60,74 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The configuration the API reads (src/config.ts): the composition root passes its whole `Config`, and the
+ * API sees only this section of it.
+ */
+export type ApiSettings = Pick<
+  Config,
+  | 'publicUrl'
+  | 'trustedProxies'
+  | 'metricsToken'
+  | 'dbRequestBudgetMs'
+  | 'rateLimitSubmit'
+  | 'rateLimitStatus'
+  | 'batchMaxPendingChecks'
+  | 'monitorMaxPerOrganization'
+  | 'httpHeadersTimeoutMs'
+  | 'httpRequestTimeoutMs'
+  | 'httpIdleTimeoutMs'
+  | 'httpKeepAliveTimeoutMs'
+>;
+
 export interface AppOptions {
   db: Db;
   log: Logger;
   apiKeyPepper: Buffer;
   version: string;
+  settings: ApiSettings;
   metrics?: AppMetrics;
-  rateLimits: { submit: RateLimit; status: RateLimit };
-  /** BATCH_MAX_PENDING_CHECKS: batch checks an organization may have in progress. */
-  batchMaxPendingChecks?: number;
-  /** MONITOR_MAX_PER_ORGANIZATION: monitors an organization may have. */
-  monitorMaxPerOrganization?: number;
-  /** Bounds `/readyz` (DB_REQUEST_BUDGET_MS); the store bounds the other requests' database work. */
-  dbRequestBudgetMs?: number;
-  /** When set, `/metrics` requires `Authorization: Bearer <token>`. */
-  metricsToken?: string;
-  /**
-   * Addresses/CIDR ranges of the proxies in front of us (TRUSTED_PROXIES): only their `X-Forwarded-For` is
-   * believed, so `request.ip` is the client behind them. Empty or absent: the socket address, always.
-   */
-  trustedProxies?: string[];
-  /** Limits on slow clients (headers, whole request, idle and keep-alive connections). */
-  timeouts?: HttpTimeouts;
   /** The payer directory (GET /api/payers; submitted aliases become canonical ids). */
   payers?: PayerDirectory;
   /** Payers refusing our credentials, for /readyz (src/payers/health.ts). */
   payerProblems?: () => PayerProblem[];
-  /** The API's base URL for the OpenAPI `servers` (PUBLIC_URL, else the listening address once known). */
-  serverUrl?: () => string | undefined;
+  /** The address the app listens on, once known: the OpenAPI `servers` URL when PUBLIC_URL is not set. */
+  listenUrl?: () => string;
 }
 
 export async function buildApp(
   opts: AppOptions,
 ): Promise<{ app: FastifyInstance; auth: ApiKeyAuthenticator }> {
-  const app = Fastify({
-    loggerInstance: opts.log as unknown as FastifyBaseLogger,
+  const app = createServer(opts.log, opts.settings);
+  closeConnectionsWithUnreadBodies(app);
+  decorateServices(app, opts);
+  const auth = new ApiKeyAuthenticator(opts.db, opts.apiKeyPepper);
+  const allowed = trackAllowedMethods(app);
+  app.setErrorHandler(errorHandler(opts.metrics));
+  app.setNotFoundHandler(notFoundHandler(allowed));
+  const { publicUrl } = opts.settings;
+  await registerOpenApi(app, {
+    serverUrl: () => publicUrl ?? (opts.listenUrl?.() || undefined),
+    serviceVersion: opts.version,
+  });
+  await registerRoutes(app, opts, auth);
+  return { app, auth };
+}
+
+/** The Fastify instance: body and time limits, trusted proxies, and the envelope for router rejections. */
+function createServer(log: Logger, settings: ApiSettings): FastifyInstance {
+  return Fastify({
+    loggerInstance: log as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
-    ...timeoutOptions(opts.timeouts ?? DEFAULT_HTTP_TIMEOUTS),
+    ...timeoutOptions({
+      headersMs: settings.httpHeadersTimeoutMs,
+      requestMs: settings.httpRequestTimeoutMs,
+      idleMs: settings.httpIdleTimeoutMs,
+      keepAliveMs: settings.httpKeepAliveTimeoutMs,
+    }),
     // Per-request lines are off: they would carry URLs and timings only, and cost throughput.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: opts.trustedProxies?.length ? opts.trustedProxies : false,
+    trustProxy: settings.trustedProxies.length ? settings.trustedProxies : false,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
     // Router-level rejections (undecodable URL, over-long path parameter) also get the envelope.
@@ -118,24 +143,50 @@ export async function buildApp(
         );
     },
   });
-  closeConnectionsWithUnreadBodies(app);
+}
+
+/** What the route plugins read from the instance (see the `declare module` above). */
+function decorateServices(app: FastifyInstance, opts: AppOptions): void {
   app.decorate('db', opts.db);
   const checksNotifier = createCoalescingNotifier(opts.db, CHECKS_CHANNEL);
   app.decorate('checksNotifier', checksNotifier);
   app.addHook('onClose', () => checksNotifier.flush());
   if (opts.metrics) app.decorate('metrics', opts.metrics);
   if (opts.payers) app.decorate('payers', opts.payers);
-  const auth = new ApiKeyAuthenticator(opts.db, opts.apiKeyPepper);
-  const allowed = trackAllowedMethods(app);
+}
 
-  app.setErrorHandler((thrown: FastifyError | ApiError | Error, request, reply) => {
+/** Unknown paths answer 404; a known path asked with another method answers 405 with its `Allow`. */
+function notFoundHandler(allowed: ReturnType<typeof trackAllowedMethods>) {
+  return (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const known = allowed.of(path);
+    if (known) {
+      // The path exists; the method does not. Name the route's own form, never the path as sent.
+      return reply
+        .code(405)
+        .header('allow', known.methods.join(', '))
+        .send({
+          code: 'ValidationException',
+          message: `${request.method} is not allowed on ${known.path}; it answers ${known.methods.join(', ')}.`,
+        });
+    }
+    return reply.code(404).send({
+      code: 'ResourceNotFoundException',
+      message: `No route ${request.method} ${request.url.split('?')[0]}.`,
+    });
+  };
+}
+
+/** The one error envelope: every error a request ends with, as `{code, message}` and its status. */
+function errorHandler(metrics: AppMetrics | undefined) {
+  return (thrown: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply) => {
     let err = thrown;
     if (err instanceof DatabaseUnavailableError) {
       request.log.warn({ reason: err.reason }, 'database unavailable');
       err = unavailable();
     }
     if (err instanceof ApiError) {
-      if (err.statusCode === 429) opts.metrics?.throttled(request.routeOptions.url ?? 'unknown');
+      if (err.statusCode === 429) metrics?.throttled(request.routeOptions.url ?? 'unknown');
       return reply.code(err.statusCode).headers(err.headers).send(err.toBody());
     }
     const fe = err as FastifyError;
@@ -174,50 +225,39 @@ export async function buildApp(
     return reply
       .code(500)
       .send({ code: 'InternalFailureException', message: `Internal error (reference ${request.id}).` });
-  });
+  };
+}
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const known = allowed.of(path);
-    if (known) {
-      // The path exists; the method does not. Name the route's own form, never the path as sent.
-      return reply
-        .code(405)
-        .header('allow', known.methods.join(', '))
-        .send({
-          code: 'ValidationException',
-          message: `${request.method} is not allowed on ${known.path}; it answers ${known.methods.join(', ')}.`,
-        });
-    }
-    return reply.code(404).send({
-      code: 'ResourceNotFoundException',
-      message: `No route ${request.method} ${request.url.split('?')[0]}.`,
-    });
-  });
-
-  await registerOpenApi(app, { serverUrl: opts.serverUrl, serviceVersion: opts.version });
+/**
+ * The routes, each its own encapsulated plugin: it sees the decorators above and the options it is given. Each
+ * names the decorators it reads with fastify-plugin (`encapsulate: true` keeps what it adds to itself), so
+ * Fastify refuses to start, naming the decorator, when a route is registered where they are missing.
+ * Writes share the submit limiter and reads one status limiter each, for checks, batches and monitors alike.
+ */
+async function registerRoutes(app: FastifyInstance, opts: AppOptions, auth: ApiKeyAuthenticator) {
+  const { settings } = opts;
+  const submit = { ratePerSecond: settings.rateLimitSubmit, burst: settings.rateLimitSubmit * 2 };
+  const status = { ratePerSecond: settings.rateLimitStatus, burst: settings.rateLimitStatus * 2 };
   await app.register(rootRoute);
   await app.register(docsRoute);
-  // Each route is its own encapsulated plugin: it sees the decorators above and the options it is given.
   await app.register(healthRoutes, {
-    readiness: createReadinessProbe(opts.db, opts.dbRequestBudgetMs ?? DEFAULT_BUDGET_MS),
+    readiness: createReadinessProbe(opts.db, settings.dbRequestBudgetMs),
     payerProblems: opts.payerProblems,
   });
-  const submitLimiter = new RateLimiter(opts.rateLimits.submit);
+  const submitLimiter = new RateLimiter(submit);
   await app.register(submitRoute, { auth, limiter: submitLimiter });
-  await app.register(statusRoute, { auth, limiter: new RateLimiter(opts.rateLimits.status) });
+  await app.register(statusRoute, { auth, limiter: new RateLimiter(status) });
   await app.register(batchSubmitRoute, {
     auth,
     limiter: submitLimiter,
-    maxPendingChecks: opts.batchMaxPendingChecks ?? DEFAULT_MAX_PENDING_BATCH_CHECKS,
+    maxPendingChecks: settings.batchMaxPendingChecks,
   });
-  await app.register(batchStatusRoute, { auth, limiter: new RateLimiter(opts.rateLimits.status) });
-  // Monitors: writes share the submit limiter, reads the status limiter, like checks and batches.
-  const readLimiter = new RateLimiter(opts.rateLimits.status);
+  await app.register(batchStatusRoute, { auth, limiter: new RateLimiter(status) });
+  const readLimiter = new RateLimiter(status);
   await app.register(monitorCreateRoute, {
     auth,
     limiter: submitLimiter,
-    maxPerOrganization: opts.monitorMaxPerOrganization ?? 10_000,
+    maxPerOrganization: settings.monitorMaxPerOrganization,
   });
   await app.register(monitorListRoute, { auth, limiter: readLimiter });
   await app.register(monitorGetRoute, { auth, limiter: readLimiter });
@@ -225,9 +265,8 @@ export async function buildApp(
   await app.register(monitorDeleteRoute, { auth, limiter: submitLimiter });
   await app.register(payersListRoute, {
     auth,
-    limiter: new RateLimiter(opts.rateLimits.status),
+    limiter: new RateLimiter(status),
     payers: (opts.payers?.entries ?? []).map(listedPayer),
   });
-  if (opts.metrics) await app.register(metricsRoute, { metrics: opts.metrics, token: opts.metricsToken });
-  return { app, auth };
+  if (opts.metrics) await app.register(metricsRoute, { metrics: opts.metrics, token: settings.metricsToken });
 }

@@ -16,13 +16,6 @@ export interface HttpTimeouts {
   keepAliveMs: number;
 }
 
-export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
-  headersMs: 10_000,
-  requestMs: 30_000,
-  idleMs: 60_000,
-  keepAliveMs: 72_000,
-};
-
 /** Fastify server options for these limits. */
 export function timeoutOptions(t: HttpTimeouts) {
   return {

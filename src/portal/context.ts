@@ -4,6 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import type { Config } from '../config.ts';
 import type { PayerDirectory } from '../payers/directory.ts';
 import type { Db } from '../store/db.ts';
 import type { PortalSession } from '../tenancy/sessions.ts';
@@ -14,7 +15,16 @@ import { messagePage } from './layout.ts';
 import { noticeFor } from './notices.ts';
 import type { PasswordVerifier } from './passwords.ts';
 
-export interface PortalDeps {
+/**
+ * The configuration the portal reads, under the names it has in src/config.ts (`portalSettings` in index.ts
+ * picks it from the whole): ELIG_ALLOW_PRIVATE_WEBHOOKS; PUBLIC_URL, the base of every link the portal hands
+ * out (when https, pages also send HSTS); BATCH_MAX_PENDING_CHECKS for batches uploaded on the Batches page
+ * and MONITOR_MAX_PER_ORGANIZATION, each defaulting to its configured default when absent.
+ */
+export type PortalSettings = Pick<Config, 'allowPrivateWebhooks' | 'publicUrl'> &
+  Partial<Pick<Config, 'batchMaxPendingChecks' | 'monitorMaxPerOrganization'>>;
+
+export interface PortalDeps extends PortalSettings {
   db: Db;
   /** HMAC key of session cookies, one-time links and form tokens. */
   tokenKey: Buffer;
@@ -24,7 +34,6 @@ export interface PortalDeps {
   apiKeyPepper: Buffer;
   /** Seals webhook signing secrets at rest. */
   box: SecretBox;
-  allowPrivateWebhooks: boolean;
   /** The payer directory: the run-a-check picker, and aliases stored under their canonical id. */
   payers?: PayerDirectory;
   /** Adds `Secure` to cookies (and the `__Host-` prefix); on whenever the portal is served over HTTPS. */
@@ -33,12 +42,6 @@ export interface PortalDeps {
   now?: () => number;
   /** Checks a sign-in password, so tests can count argon2 runs. Default: `verifyPassword` (passwords.ts). */
   verifyPassword?: PasswordVerifier;
-  /** PUBLIC_URL: the base of every link the portal hands out; when https, pages also send HSTS. */
-  publicUrl?: string;
-  /** BATCH_MAX_PENDING_CHECKS, for batches uploaded on the Batches page; default its configured default. */
-  batchMaxPendingChecks?: number;
-  /** MONITOR_MAX_PER_ORGANIZATION (default 10,000). */
-  monitorMaxPerOrganization?: number;
   /** The address this process listens on: the base of links when PUBLIC_URL is not set. */
   listenUrl: () => string;
 }

@@ -8,13 +8,20 @@
 import { readFileSync } from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyError,
+  FastifyReply,
+  FastifyRequest,
+  RawServerDefault,
+} from 'fastify';
+import fp from 'fastify-plugin';
 import Type from 'typebox';
-import { declarePlugin } from '../api/plugin-meta.ts';
+import type { Config } from '../config.ts';
 import { findSession, purgeExpiredSessions } from '../tenancy/sessions.ts';
 import type { Access } from './access.ts';
-import { notFound, type PortalDeps, seeOther, sendPage } from './context.ts';
+import { notFound, type PortalDeps, type PortalSettings, seeOther, sendPage } from './context.ts';
 import { cookieNames, formTokenValid, tokensEqual } from './csrf.ts';
 import { formBody, formValue } from './forms.ts';
 import { html } from './html.ts';
@@ -75,11 +82,34 @@ export const PORTAL_PREFIX = '/portal';
 export type PortalOptions = PortalDeps & { prefix: typeof PORTAL_PREFIX };
 
 /**
+ * The portal's section of the configuration, and whether its cookies are `Secure`: when PUBLIC_URL is https,
+ * else in production. The composition root spreads it into the portal's options.
+ */
+export function portalSettings(
+  config: Pick<Config, keyof PortalSettings | 'env'>,
+): PortalSettings & Pick<PortalDeps, 'secureCookies'> {
+  return {
+    allowPrivateWebhooks: config.allowPrivateWebhooks,
+    publicUrl: config.publicUrl,
+    batchMaxPendingChecks: config.batchMaxPendingChecks,
+    monitorMaxPerOrganization: config.monitorMaxPerOrganization,
+    secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
+  };
+}
+
+/**
  * The portal as an encapsulated plugin: register it with `app.register(portalPlugin, { prefix: PORTAL_PREFIX,
  * ...deps })`. It decorates requests with the session only in its own scope, and its cookie and form
  * parsers, hooks and HTML error pages stay there too.
  */
-export const portalPlugin: FastifyPluginAsyncTypebox<PortalOptions> = declarePlugin(
+// The type arguments give fastify-plugin the TypeBox plugin type, which it cannot infer from the function.
+export const portalPlugin = fp<
+  PortalOptions,
+  RawServerDefault,
+  TypeBoxTypeProvider,
+  FastifyBaseLogger,
+  FastifyPluginAsyncTypebox<PortalOptions>
+>(
   async (portal, { prefix: _prefix, ...deps }) => {
     if (portal.prefix !== PORTAL_PREFIX) {
       throw new Error(`the portal must be registered with prefix ${PORTAL_PREFIX} (its links are absolute)`);
@@ -161,7 +191,8 @@ export const portalPlugin: FastifyPluginAsyncTypebox<PortalOptions> = declarePlu
     await portal.register(teamRoutes, deps);
     await portal.register(organizationRoutes, deps);
   },
-  { name: 'portal' },
+  // Run-a-check and batch uploads wake the workers through the app's `checksNotifier` (from buildApp).
+  { name: 'portal', decorators: { fastify: ['checksNotifier'] }, encapsulate: true },
 );
 
 /** Applies the route's access rule and checks the CSRF token of every POST. */

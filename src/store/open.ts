@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import { acquireDataDirLock, type DataDirLock } from './datadir-lock.ts';
-import { type Db, openPostgres } from './db.ts';
+import type { Db } from './db.ts';
 import { migrate } from './migrate.ts';
 import { openPglite, type PgliteOptions } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
 import { makeDataDirPrivate } from './private-dir.ts';
 
 export interface Store {

@@ -54,179 +54,250 @@ export async function openPglite(dataDir: string | undefined, options: PgliteOpt
   if (dataDir && options.initInChildProcess && !existsSync(join(dataDir, 'PG_VERSION'))) {
     await initPgliteInChild(dataDir);
   }
-  // PrivateNodeFS: the files hold PHI, so no mode PGlite sets may open them to other users.
-  const create = () =>
-    PGlite.create({
-      ...(dataDir ? { fs: new PrivateNodeFS(dataDir) } : {}),
-      postgresqlconf: PGLITE_SETTINGS,
-    }) as Promise<PGlite>;
-  let lite: PGlite | undefined = await create();
-  let stopped: DatabaseUnavailableError | undefined;
-  let reopenTimer: NodeJS.Timeout | undefined;
-  let reopenDelayMs = REOPEN_MIN_MS;
-  let closed = false;
-  const latch = new FaultLatch();
-  const lowDiskBytes = options.lowDiskBytes ?? LOW_DISK_BYTES;
-  const handlers = new Map<string, Set<(payload: string) => void>>();
-  const dispatch = (channel: string) => (payload: string) => {
-    for (const h of handlers.get(channel) ?? []) h(payload);
+  const create = () => createInstance(dataDir);
+  const engine = new RecoveringEngine(await create(), create, Boolean(dataDir), options.log);
+  const disk = new DiskWatch(dataDir, options.lowDiskBytes ?? LOW_DISK_BYTES);
+  const exclusive = oneAtATime();
+  return {
+    kind: 'pglite',
+    query: (sql, params) =>
+      exclusive(() => {
+        disk.maybeSample();
+        return disk.low
+          ? engine.inTransaction((tx) => tx.query(sql, params), disk.low)
+          : engine.wrap(engine.current()).query(sql, params);
+      }),
+    transaction: (fn) =>
+      exclusive(() => {
+        disk.maybeSample();
+        return engine.inTransaction(fn, disk.low);
+      }),
+    listen: (channel, onNotify) => engine.listen(channel, onNotify, exclusive),
+    async notify(channel, payload = '') {
+      await exclusive(() =>
+        engine.wrap(engine.current()).query('SELECT pg_notify($1, $2)', [channel, payload]),
+      );
+    },
+    async storageFault() {
+      if (engine.stopped) return engine.stopped;
+      if (await disk.sample()) return new DatabaseUnavailableError('disk-full');
+      return engine.latch.current();
+    },
+    async close() {
+      engine.close();
+      const instance = engine.lite;
+      if (instance) await exclusive(() => instance.close());
+    },
   };
+}
 
-  // One statement or transaction at a time, as PGlite itself does; ours, so transactions can skip ROLLBACK.
+/** A PGlite instance on `dataDir` (in memory without one). */
+function createInstance(dataDir: string | undefined): Promise<PGlite> {
+  // PrivateNodeFS: the files hold PHI, so no mode PGlite sets may open them to other users.
+  return PGlite.create({
+    ...(dataDir ? { fs: new PrivateNodeFS(dataDir) } : {}),
+    postgresqlconf: PGLITE_SETTINGS,
+  }) as Promise<PGlite>;
+}
+
+type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
+
+/** One statement or transaction at a time, as PGlite itself does; ours, so transactions can skip ROLLBACK. */
+function oneAtATime(): Exclusive {
   let tail: Promise<unknown> = Promise.resolve();
-  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+  return <T>(fn: () => Promise<T>): Promise<T> => {
     const run = tail.then(fn);
     tail = run.catch(() => {});
     return run;
   };
-  const stoppedError = () => stopped ?? new DatabaseUnavailableError('storage');
-  const current = (): PGlite => {
-    if (!lite) throw stoppedError();
-    return lite;
-  };
-  const fail = (instance: PGlite, err: unknown): unknown => {
-    const failure = translate(err);
-    latch.note(failure);
-    const severity = (err as { severity?: string }).severity;
-    if ((severity === 'PANIC' || severity === 'FATAL') && lite === instance) {
-      stopped =
-        failure instanceof DatabaseUnavailableError ? failure : new DatabaseUnavailableError('storage');
-      lite = undefined;
-      options.log?.warn({ reason: stopped.reason }, 'embedded database stopped after a PANIC; reopening it');
-      // Closes the instance's files without running any of its code (close() would checkpoint, and hang).
-      try {
-        instance.Module.FS.quit();
-      } catch {}
-      if (dataDir) scheduleReopen();
-    }
-    return failure;
-  };
-  const scheduleReopen = () => {
-    if (closed || reopenTimer) return;
-    reopenTimer = setTimeout(async () => {
-      let next: PGlite;
-      try {
-        next = await create();
-        for (const channel of handlers.keys()) await next.listen(channel, dispatch(channel));
-      } catch {
-        reopenTimer = undefined;
-        reopenDelayMs = Math.min(reopenDelayMs * 2, REOPEN_MAX_MS);
-        scheduleReopen();
-        return;
-      }
-      reopenTimer = undefined;
-      reopenDelayMs = REOPEN_MIN_MS;
-      if (closed) {
-        await next.close().catch(() => {});
-        return;
-      }
-      lite = next;
-      stopped = undefined;
-      options.log?.info('embedded database reopened');
-      // Wake-ups may have been missed while stopped: tell every handler to look now.
-      for (const set of handlers.values()) for (const h of set) h('');
-    }, reopenDelayMs);
-    reopenTimer.unref();
-  };
+}
 
-  // Free space of the data disk, sampled at most once a second without waiting for it. Below the mark,
-  // statements run in read-only transactions: PostgreSQL then refuses writes itself (reads still work)
-  // before a write fails to extend the WAL, which would be a PANIC.
-  let lowDisk = false;
-  let sampledAt = 0;
-  const sampleDisk = async () => {
-    if (!dataDir || lowDiskBytes <= 0) return false;
-    sampledAt = Date.now();
-    const fs = await statfs(dataDir).catch(() => undefined);
-    lowDisk = fs !== undefined && fs.bavail * fs.bsize < lowDiskBytes;
-    return lowDisk;
-  };
-  const maybeSampleDisk = () => {
-    if (Date.now() - sampledAt >= 1000) void sampleDisk();
-  };
+/**
+ * Free space of the data disk, sampled at most once a second without waiting for it. Below the mark,
+ * statements run in read-only transactions: PostgreSQL then refuses writes itself (reads still work)
+ * before a write fails to extend the WAL, which would be a PANIC.
+ */
+class DiskWatch {
+  low = false;
+  private sampledAt = 0;
 
-  const wrap = (instance: PGlite): Queryable => ({
-    async query<T>(sql: string, params: unknown[] = []) {
-      if (lite !== instance) throw stoppedError(); // stopped during this transaction
-      try {
-        const r = await instance.query<T>(sql, params);
-        return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-      } catch (err) {
-        throw fail(instance, err);
-      }
-    },
-  });
-  const inTransaction = async <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => {
-    const instance = current();
-    const readOnly = lowDisk;
+  constructor(
+    private readonly dataDir: string | undefined,
+    private readonly lowDiskBytes: number,
+  ) {}
+
+  async sample(): Promise<boolean> {
+    if (!this.dataDir || this.lowDiskBytes <= 0) return false;
+    this.sampledAt = Date.now();
+    const fs = await statfs(this.dataDir).catch(() => undefined);
+    this.low = fs !== undefined && fs.bavail * fs.bsize < this.lowDiskBytes;
+    return this.low;
+  }
+
+  maybeSample(): void {
+    if (Date.now() - this.sampledAt >= 1000) void this.sample();
+  }
+}
+
+/**
+ * The current PGlite instance, stopped for good after a PANIC (see the top of this file) and replaced by a
+ * new one on the same data directory, reopened with a backoff; the LISTEN handlers move to the new one.
+ */
+class RecoveringEngine {
+  /** The instance in use; undefined while stopped. */
+  lite: PGlite | undefined;
+  /** Why the instance stopped, until one is reopened. */
+  stopped: DatabaseUnavailableError | undefined;
+  readonly latch = new FaultLatch();
+  private reopenTimer: NodeJS.Timeout | undefined;
+  private reopenDelayMs = REOPEN_MIN_MS;
+  private closed = false;
+  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+
+  constructor(
+    first: PGlite,
+    private readonly create: () => Promise<PGlite>,
+    /** On a data directory (not in memory): a stopped instance can be reopened. */
+    private readonly reopens: boolean,
+    private readonly log: PgliteOptions['log'],
+  ) {
+    this.lite = first;
+  }
+
+  current(): PGlite {
+    if (!this.lite) throw this.stoppedError();
+    return this.lite;
+  }
+
+  wrap(instance: PGlite): Queryable {
+    return {
+      query: async <T>(sql: string, params: unknown[] = []) => {
+        if (this.lite !== instance) throw this.stoppedError(); // stopped during this transaction
+        try {
+          const r = await instance.query<T>(sql, params);
+          return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+        } catch (err) {
+          throw this.fail(instance, err);
+        }
+      },
+    };
+  }
+
+  async inTransaction<T>(fn: (tx: Queryable) => Promise<T>, readOnly: boolean): Promise<T> {
+    const instance = this.current();
     try {
       await instance.exec(readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
     } catch (err) {
-      throw fail(instance, err);
+      throw this.fail(instance, err);
     }
     try {
-      const result = await fn(wrap(instance));
+      const result = await fn(this.wrap(instance));
       await instance.exec('COMMIT');
       return result;
     } catch (err) {
-      const failure = lite === instance ? fail(instance, err) : translate(err);
-      if (lite === instance) await instance.exec('ROLLBACK').catch(() => {});
+      const failure = this.lite === instance ? this.fail(instance, err) : translate(err);
+      if (this.lite === instance) await instance.exec('ROLLBACK').catch(() => {});
       // Read-only because the disk is nearly full: that is why the write was refused.
       if (readOnly && failure instanceof DatabaseUnavailableError && failure.reason === 'read-only') {
         throw new DatabaseUnavailableError('disk-full');
       }
       throw failure;
     }
-  };
+  }
 
-  return {
-    kind: 'pglite',
-    query: (sql, params) =>
-      exclusive(() => {
-        maybeSampleDisk();
-        return lowDisk ? inTransaction((tx) => tx.query(sql, params)) : wrap(current()).query(sql, params);
-      }),
-    transaction: (fn) =>
-      exclusive(() => {
-        maybeSampleDisk();
-        return inTransaction(fn);
-      }),
-    async listen(channel, onNotify) {
-      if (!CHANNEL_NAME.test(channel)) throw new Error('invalid channel name');
-      const set = handlers.get(channel) ?? new Set();
-      handlers.set(channel, set);
-      set.add(onNotify);
-      // While stopped, the reopened instance LISTENs on every channel in `handlers`, this one included.
-      const instance = lite;
-      if (set.size === 1 && instance) {
-        await exclusive(async () => {
-          try {
-            await instance.listen(channel, dispatch(channel));
-          } catch (err) {
-            throw fail(instance, err);
-          }
-        });
-      }
-      return async () => {
-        set.delete(onNotify);
-      };
-    },
-    async notify(channel, payload = '') {
-      await exclusive(() => wrap(current()).query('SELECT pg_notify($1, $2)', [channel, payload]));
-    },
-    async storageFault() {
-      if (stopped) return stopped;
-      if (await sampleDisk()) return new DatabaseUnavailableError('disk-full');
-      return latch.current();
-    },
-    async close() {
-      closed = true;
-      clearTimeout(reopenTimer);
-      handlers.clear();
-      const instance = lite;
-      if (instance) await exclusive(() => instance.close());
-    },
-  };
+  async listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    exclusive: Exclusive,
+  ): Promise<() => Promise<void>> {
+    if (!CHANNEL_NAME.test(channel)) throw new Error('invalid channel name');
+    const set = this.handlers.get(channel) ?? new Set();
+    this.handlers.set(channel, set);
+    set.add(onNotify);
+    // While stopped, the reopened instance LISTENs on every channel in `handlers`, this one included.
+    const instance = this.lite;
+    if (set.size === 1 && instance) {
+      await exclusive(async () => {
+        try {
+          await instance.listen(channel, this.dispatch(channel));
+        } catch (err) {
+          throw this.fail(instance, err);
+        }
+      });
+    }
+    return async () => {
+      set.delete(onNotify);
+    };
+  }
+
+  /** No more reopening or notifications; the caller closes the current instance. */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.reopenTimer);
+    this.handlers.clear();
+  }
+
+  private stoppedError(): DatabaseUnavailableError {
+    return this.stopped ?? new DatabaseUnavailableError('storage');
+  }
+
+  private dispatch(channel: string) {
+    return (payload: string) => {
+      for (const h of this.handlers.get(channel) ?? []) h(payload);
+    };
+  }
+
+  /** The error to throw for `err` from `instance`; after a PANIC (or FATAL), the instance is stopped. */
+  private fail(instance: PGlite, err: unknown): unknown {
+    const failure = translate(err);
+    this.latch.note(failure);
+    const severity = (err as { severity?: string }).severity;
+    if ((severity === 'PANIC' || severity === 'FATAL') && this.lite === instance) {
+      this.stopped =
+        failure instanceof DatabaseUnavailableError ? failure : new DatabaseUnavailableError('storage');
+      this.lite = undefined;
+      this.log?.warn(
+        { reason: this.stopped.reason },
+        'embedded database stopped after a PANIC; reopening it',
+      );
+      // Closes the instance's files without running any of its code (close() would checkpoint, and hang).
+      try {
+        instance.Module.FS.quit();
+      } catch {}
+      if (this.reopens) this.scheduleReopen();
+    }
+    return failure;
+  }
+
+  private scheduleReopen(): void {
+    if (this.closed || this.reopenTimer) return;
+    this.reopenTimer = setTimeout(() => void this.reopen(), this.reopenDelayMs);
+    this.reopenTimer.unref();
+  }
+
+  private async reopen(): Promise<void> {
+    let next: PGlite;
+    try {
+      next = await this.create();
+      for (const channel of this.handlers.keys()) await next.listen(channel, this.dispatch(channel));
+    } catch {
+      this.reopenTimer = undefined;
+      this.reopenDelayMs = Math.min(this.reopenDelayMs * 2, REOPEN_MAX_MS);
+      this.scheduleReopen();
+      return;
+    }
+    this.reopenTimer = undefined;
+    this.reopenDelayMs = REOPEN_MIN_MS;
+    if (this.closed) {
+      await next.close().catch(() => {});
+      return;
+    }
+    this.lite = next;
+    this.stopped = undefined;
+    this.log?.info('embedded database reopened');
+    // Wake-ups may have been missed while stopped: tell every handler to look now.
+    for (const set of this.handlers.values()) for (const h of set) h('');
+  }
 }
 
 function initPgliteInChild(dataDir: string): Promise<void> {

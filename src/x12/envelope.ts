@@ -108,16 +108,7 @@ export function readEnvelope(t: X12Tokens, log: IssueLog): Envelope {
         // Once per group: a 271 belongs in an HB (eligibility response) functional group.
         if (gs >= 0 && gs !== checkedGs && t.value(i, 1) === '271') {
           checkedGs = gs;
-          const gs01 = t.upperValue(gs, 1);
-          if (gs01 !== 'HB')
-            log.add(
-              warning(
-                'X12_GS01_NOT_HB',
-                `GS01 is ${/^[A-Z0-9]{1,2}$/.test(gs01) ? gs01 : 'not a code'}.`,
-                at(gs),
-                'GS',
-              ),
-            );
+          checkResponseGroup(t, log, gs);
         }
         break;
       case 'SE': {
@@ -163,6 +154,15 @@ export function readEnvelope(t: X12Tokens, log: IssueLog): Envelope {
     if (isa >= 0) log.add(warning('X12_MISSING_IEA'));
   }
   return { transactions, ta1 };
+}
+
+/** GS01 of the group `gs` of a 271: a warning unless it is HB (eligibility response). */
+function checkResponseGroup(t: X12Tokens, log: IssueLog, gs: number): void {
+  const gs01 = t.upperValue(gs, 1);
+  if (gs01 !== 'HB') {
+    const named = /^[A-Z0-9]{1,2}$/.test(gs01) ? gs01 : 'not a code';
+    log.add(warning('X12_GS01_NOT_HB', `GS01 is ${named}.`, t.position(gs), 'GS'));
+  }
 }
 
 /** A segment id fit for a message: real ids only (garbage could be anything, including PHI). */

@@ -128,7 +128,7 @@ test('a second app with routes added without security metadata fails the classif
     log: pino({ level: 'silent' }),
     apiKeyPepper: svc.service.keys.apiKeyPepper,
     version: 'test',
-    rateLimits: { submit: { ratePerSecond: 1, burst: 1 }, status: { ratePerSecond: 1, burst: 1 } },
+    settings: svc.service.config,
   });
   try {
     const Thing = Type.Object({ id: Type.String() });

@@ -58,11 +58,7 @@ export async function startPortal(
       log: service.log,
       apiKeyPepper: service.keys.apiKeyPepper,
       version: VERSION,
-      trustedProxies: appOptions.trustedProxies ?? config.trustedProxies,
-      rateLimits: {
-        submit: { ratePerSecond: 100_000, burst: 100_000 },
-        status: { ratePerSecond: 100_000, burst: 100_000 },
-      },
+      settings: { ...config, trustedProxies: appOptions.trustedProxies ?? config.trustedProxies },
     });
     app.register(portalPlugin, {
       prefix: PORTAL_PREFIX,

@@ -3,7 +3,9 @@
  * data directory's lock file (readable only by the service's OS user). Hidden from the OpenAPI document.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, RawServerDefault } from 'fastify';
+import fp from 'fastify-plugin';
 import Type from 'typebox';
 import { ConfigError } from '../../config.ts';
 import type { DirectoryService } from '../../directory/service.ts';
@@ -12,7 +14,6 @@ import { AdminInputError, runAdminOp } from '../../tenancy/admin-ops.ts';
 import type { ServiceKeys } from '../../tenancy/master-secret.ts';
 import type { SecretBox } from '../../webhooks/signing-secrets.ts';
 import { notFound, unauthorized, validation } from '../errors.ts';
-import { declarePlugin } from '../plugin-meta.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -29,7 +30,14 @@ export interface AdminRouteOptions {
  * Registered by the composition root on the app from `buildApp`, whose `db` it reads. The body has no schema:
  * each operation reads its own arguments (src/tenancy/admin-ops.ts), so it stays `unknown` until narrowed.
  */
-export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = declarePlugin(
+// The type arguments give fastify-plugin the TypeBox plugin type, which it cannot infer from the function.
+export const adminRoutes = fp<
+  AdminRouteOptions,
+  RawServerDefault,
+  TypeBoxTypeProvider,
+  FastifyBaseLogger,
+  FastifyPluginAsyncTypebox<AdminRouteOptions>
+>(
   async (app, opts) => {
     const expected = Buffer.from(`Bearer ${opts.token}`);
     app.post(
@@ -67,7 +75,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = declare
       },
     );
   },
-  { name: 'admin-routes', decorators: { fastify: ['db'] } },
+  { name: 'admin-routes', decorators: { fastify: ['db'] }, encapsulate: true },
 );
 
 /** `payer.reload` re-reads PAYERS_FILE; `payer.import` stores a parsed list (`{connection, payers}`). */

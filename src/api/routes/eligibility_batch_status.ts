@@ -3,6 +3,7 @@
  * its items (request order, `?status=` filter, `?after=` cursor). Another organization's batch is 404.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import fp from 'fastify-plugin';
 import Type from 'typebox';
 import { BATCH_ITEM_STATUSES, readBatch } from '../../batches/read.ts';
 import { BatchPage } from '../../contract/batch.ts';
@@ -10,7 +11,6 @@ import { UUID_PATTERN } from '../../ids.ts';
 import { notFound } from '../errors.ts';
 import { IdParams, type KeyRouteOptions, readGate } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
-import { declarePlugin } from '../plugin-meta.ts';
 
 const Query = Type.Object({
   status: Type.Optional(Type.Union(BATCH_ITEM_STATUSES.map((s) => Type.Literal(s)))),
@@ -60,4 +60,8 @@ export const batchStatusRoute: FastifyPluginAsyncTypebox<KeyRouteOptions> = asyn
     },
   );
 };
-declarePlugin(batchStatusRoute, { name: 'eligibility-batch-status', decorators: { fastify: ['db'] } });
+fp(batchStatusRoute, {
+  name: 'eligibility-batch-status',
+  decorators: { fastify: ['db'] },
+  encapsulate: true,
+});

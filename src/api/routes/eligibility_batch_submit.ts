@@ -3,6 +3,7 @@
  * its counts and each item's check id (or the reason it was refused) in request order.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { submitBatch } from '../../batches/submit.ts';
 import { BatchAccepted, BatchRequest } from '../../contract/batch.ts';
 import { throttled, validation } from '../errors.ts';
@@ -14,7 +15,6 @@ import {
   REPLAYED_HEADER,
 } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
-import { declarePlugin } from '../plugin-meta.ts';
 
 /** 10,000 submit bodies of a few hundred bytes each, with room to spare. */
 export const BATCH_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -86,7 +86,8 @@ export const batchSubmitRoute: FastifyPluginAsync<BatchSubmitRouteOptions> = asy
     },
   );
 };
-declarePlugin(batchSubmitRoute, {
+fp(batchSubmitRoute, {
   name: 'eligibility-batch-submit',
   decorators: { fastify: ['db', 'checksNotifier'] },
+  encapsulate: true,
 });

@@ -3,6 +3,7 @@
  * appointment. Answers 201 with the monitor; its runs are ordinary checks created by the scheduler.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { Monitor, MonitorRequest } from '../../contract/monitor.ts';
 import { createMonitor } from '../../monitors/monitors.ts';
 import { throttled, validation } from '../errors.ts';
@@ -14,7 +15,6 @@ import {
   submitContext,
 } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
-import { declarePlugin } from '../plugin-meta.ts';
 
 /** `limiter` is the submit limiter: creating a monitor is a write like a submit. */
 export interface MonitorCreateRouteOptions extends KeyRouteOptions {
@@ -83,4 +83,8 @@ export const monitorCreateRoute: FastifyPluginAsync<MonitorCreateRouteOptions> =
     },
   );
 };
-declarePlugin(monitorCreateRoute, { name: 'eligibility-monitor-create', decorators: { fastify: ['db'] } });
+fp(monitorCreateRoute, {
+  name: 'eligibility-monitor-create',
+  decorators: { fastify: ['db'] },
+  encapsulate: true,
+});

@@ -1,10 +1,10 @@
 /** DELETE /api/eligibility/monitors/{id}: stop and forget a monitor (204); the checks it created stay. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import fp from 'fastify-plugin';
 import { removeMonitor } from '../../monitors/monitors.ts';
 import { notFound } from '../errors.ts';
 import { IdParams, type KeyRouteOptions, writeGate } from '../key-gates.ts';
 import { errorResponses } from '../openapi.ts';
-import { declarePlugin } from '../plugin-meta.ts';
 
 export const monitorDeleteRoute: FastifyPluginAsyncTypebox<KeyRouteOptions> = async (
   app,
@@ -39,4 +39,8 @@ export const monitorDeleteRoute: FastifyPluginAsyncTypebox<KeyRouteOptions> = as
     },
   );
 };
-declarePlugin(monitorDeleteRoute, { name: 'eligibility-monitor-delete', decorators: { fastify: ['db'] } });
+fp(monitorDeleteRoute, {
+  name: 'eligibility-monitor-delete',
+  decorators: { fastify: ['db'] },
+  encapsulate: true,
+});

@@ -1,11 +1,11 @@
 /** GET /api/eligibility/monitors/{id}: one monitor with its latest runs. Another organization's is 404. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import fp from 'fastify-plugin';
 import { MonitorDetail } from '../../contract/monitor.ts';
 import { readMonitor } from '../../monitors/monitors.ts';
 import { notFound } from '../errors.ts';
 import { IdParams, type KeyRouteOptions, readGate } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
-import { declarePlugin } from '../plugin-meta.ts';
 
 export const monitorGetRoute: FastifyPluginAsyncTypebox<KeyRouteOptions> = async (app, { auth, limiter }) => {
   app.get(
@@ -37,4 +37,4 @@ export const monitorGetRoute: FastifyPluginAsyncTypebox<KeyRouteOptions> = async
     },
   );
 };
-declarePlugin(monitorGetRoute, { name: 'eligibility-monitor-get', decorators: { fastify: ['db'] } });
+fp(monitorGetRoute, { name: 'eligibility-monitor-get', decorators: { fastify: ['db'] }, encapsulate: true });

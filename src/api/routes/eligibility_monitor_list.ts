@@ -1,11 +1,11 @@
 /** GET /api/eligibility/monitors: a page of the organization's monitors, newest first. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import fp from 'fastify-plugin';
 import Type from 'typebox';
 import { MonitorPage } from '../../contract/monitor.ts';
 import { listMonitors } from '../../monitors/monitors.ts';
 import { type KeyRouteOptions, readGate } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
-import { declarePlugin } from '../plugin-meta.ts';
 
 const Query = Type.Object(
   {
@@ -48,4 +48,8 @@ export const monitorListRoute: FastifyPluginAsyncTypebox<KeyRouteOptions> = asyn
     },
   );
 };
-declarePlugin(monitorListRoute, { name: 'eligibility-monitor-list', decorators: { fastify: ['db'] } });
+fp(monitorListRoute, {
+  name: 'eligibility-monitor-list',
+  decorators: { fastify: ['db'] },
+  encapsulate: true,
+});

@@ -1,12 +1,12 @@
 /** PATCH /api/eligibility/monitors/{id}: pause a monitor or resume it (`{"status": "paused" | "active"}`). */
 import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Static } from 'typebox';
 import { Monitor, MonitorUpdate } from '../../contract/monitor.ts';
 import { setMonitorStatus } from '../../monitors/monitors.ts';
 import { notFound, validation } from '../errors.ts';
 import { gatedWrite, IdParams, type KeyRouteOptions } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
-import { declarePlugin } from '../plugin-meta.ts';
 
 /** The new status, or undefined when the body is anything but `{"status": "paused" | "active"}`. */
 function statusOf(body: unknown): MonitorUpdate['status'] | undefined {
@@ -57,4 +57,8 @@ export const monitorUpdateRoute: FastifyPluginAsync<KeyRouteOptions> = async (ap
     },
   );
 };
-declarePlugin(monitorUpdateRoute, { name: 'eligibility-monitor-update', decorators: { fastify: ['db'] } });
+fp(monitorUpdateRoute, {
+  name: 'eligibility-monitor-update',
+  decorators: { fastify: ['db'] },
+  encapsulate: true,
+});

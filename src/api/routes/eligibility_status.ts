@@ -3,6 +3,7 @@
  * carries").
  */
 import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Static } from 'typebox';
 import { EligibilityCheckResponse } from '../../contract/check-response.ts';
 import { UUID_PATTERN } from '../../ids.ts';
@@ -11,7 +12,6 @@ import { notFound } from '../errors.ts';
 import { IdParams, type KeyRouteOptions } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
 import { openApiExamples } from '../openapi-examples.ts';
-import { declarePlugin } from '../plugin-meta.ts';
 
 /**
  * Params are typed from their schema through the route generic rather than the TypeBox type provider: the
@@ -76,4 +76,4 @@ export const statusRoute: FastifyPluginAsync<KeyRouteOptions> = async (app, { au
     },
   );
 };
-declarePlugin(statusRoute, { name: 'eligibility-status', decorators: { fastify: ['db'] } });
+fp(statusRoute, { name: 'eligibility-status', decorators: { fastify: ['db'] }, encapsulate: true });

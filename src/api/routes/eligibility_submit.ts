@@ -1,5 +1,6 @@
 /** POST /api/eligibility: accept a check and answer 202 `{id, status: "IN_PROGRESS"}` at once. */
 import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { formatProblems } from '../../checks/request.ts';
 import { submitCheck } from '../../checks/submit.ts';
 import { EligibilityCheckRequest } from '../../contract/check-request.ts';
@@ -14,7 +15,6 @@ import {
 } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
 import { openApiExamples } from '../openapi-examples.ts';
-import { declarePlugin } from '../plugin-meta.ts';
 
 /**
  * Deliberately without the TypeBox type provider: the body schema documents the request, but validation runs
@@ -81,7 +81,11 @@ export const submitRoute: FastifyPluginAsync<KeyRouteOptions> = async (app, { au
     },
   );
 };
-declarePlugin(submitRoute, { name: 'eligibility-submit', decorators: { fastify: ['db', 'checksNotifier'] } });
+fp(submitRoute, {
+  name: 'eligibility-submit',
+  decorators: { fastify: ['db', 'checksNotifier'] },
+  encapsulate: true,
+});
 
 /** The payer id as the client sent it (the metric counts what clients ask for); `submitCheck` has validated it. */
 function sentPayerId(body: unknown): string {
