@@ -76,7 +76,7 @@ for (const s of US_STATES) {
 /** Lower case, accents off, `&` as "and", apostrophes dropped ("Workers'" → workers), split on the rest. */
 export function words(text: string): string[] {
   // Accents are rare in payer names: NFKD only when there is something outside ASCII.
-  const plain = /^[\x00-\x7f]*$/.test(text) ? text : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  const plain = /[^\u0020-\u007e]/.test(text) ? text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : text;
   return plain
     .toLowerCase()
     .replace(/&/g, ' and ')
