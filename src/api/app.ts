@@ -11,7 +11,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { DEFAULT_MAX_PENDING_BATCH_CHECKS } from '../batches/submit.ts';
-import { listedPayer, type PayerDirectory } from '../payers/directory.ts';
+import { createPayerDirectory, type PayerDirectory } from '../payers/directory.ts';
 import type { PayerProblem } from '../payers/health.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
 import { DatabaseUnavailableError, type Db, DEFAULT_BUDGET_MS } from '../store/db.ts';
@@ -226,7 +226,7 @@ export async function buildApp(
   await app.register(payersListRoute, {
     auth,
     limiter: new RateLimiter(opts.rateLimits.status),
-    payers: (opts.payers?.entries ?? []).map(listedPayer),
+    payers: opts.payers ?? createPayerDirectory([]),
   });
   if (opts.metrics) await app.register(metricsRoute, { metrics: opts.metrics, token: opts.metricsToken });
   return { app, auth };
