@@ -52,6 +52,8 @@ export interface CheckWorkerOptions {
   log: Logger;
   workerId: string;
   resolvePayer: (tradingPartnerServiceId: string) => PayerEntry | undefined;
+  /** Payers near an id `resolvePayer` does not know, named in SH01's possible resolutions. */
+  suggestPayers?: (unknownId: string) => readonly { id: string; name: string }[];
   concurrency: number;
   pollMs: number;
   leaseMs: number;
@@ -214,6 +216,7 @@ export class CheckWorker {
         signal,
         requestCorrections: row.requestCorrections as RequestCorrection[] | null,
         onPayerCall: payer ? (call) => this.payerCalled(row, payer, call) : undefined,
+        suggestPayers: this.opts.suggestPayers,
       });
       attempt =
         outcome.kind === 'transient' && signal.aborted ? { kind: 'aborted' } : { kind: 'outcome', outcome };
