@@ -8,6 +8,7 @@
  * little for how much of the payer's name the query covers (so "aetna" ranks Aetna before Aetna Better
  * Health of Texas). An exact id or alias ranks first. Pure: no I/O, nothing but the list it is given.
  */
+import { editDistance } from './edit-distance.ts';
 import { idKey, type Term, terms, words } from './search-terms.ts';
 
 export interface SearchablePayer {
@@ -184,7 +185,7 @@ function candidates(index: Index<SearchablePayer>, key: string): Map<string, num
 }
 
 function search<P extends SearchablePayer>(index: Index<P>, query: string, limit?: number): SearchHit<P>[] {
-  const max = limit ?? index.payers.length;
+  const max = Math.max(0, limit ?? index.payers.length);
   const text = query.slice(0, MAX_QUERY_CHARS);
   const queryTerms = dedupe(terms(text, 'query')).slice(0, MAX_TERMS);
   if (!queryTerms.length) return index.payers.slice(0, max).map((payer) => ({ payer, score: 0 }));
@@ -294,47 +295,6 @@ function closest<P extends SearchablePayer>(
     }
   }
   return hits;
-}
-
-/** Optimal string alignment distance (a swap of two neighbours is one edit), or `max + 1` once above `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  if (max === 1) return a === b ? 0 : withinOneEdit(a, b) ? 1 : 2;
-  const width = b.length + 1;
-  if (rows.length < 3 * width) rows = new Int32Array(3 * width * 2);
-  let before = 0;
-  let previous = width;
-  let current = 2 * width;
-  for (let j = 0; j < width; j++) rows[previous + j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    rows[current] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let d = Math.min(rows[previous + j]! + 1, rows[current + j - 1]! + 1, rows[previous + j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d = Math.min(d, rows[before + j - 2]! + 1);
-      rows[current + j] = d;
-      if (d < rowMin) rowMin = d;
-    }
-    if (rowMin > max) return max + 1;
-    [before, previous, current] = [previous, current, before];
-  }
-  return Math.min(rows[previous + b.length]!, max + 1);
-}
-
-/** Three rows of `editDistance`, reused. */
-let rows = new Int32Array(96);
-
-/** One substitution, insertion, deletion or swap of neighbours apart (a and b differ), in one pass. */
-function withinOneEdit(a: string, b: string): boolean {
-  let i = 0;
-  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
 function lowerBound(sorted: readonly string[], key: string): number {

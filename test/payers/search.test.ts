@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createPayerSearch, editDistance, type SearchablePayer } from '../../src/payers/search.ts';
+import { editDistance } from '../../src/payers/edit-distance.ts';
+import { createPayerSearch, type SearchablePayer } from '../../src/payers/search.ts';
 import { KNOWN, payerList } from '../helpers/payer-list.ts';
 
 const payers = payerList(5000);
@@ -210,6 +211,7 @@ test('a query with no letter or digit returns every payer in list order, up to t
 test('limit: at most that many; 0 gives none; without a limit, every match', () => {
   assert.equal(index.search('health', 7).length, 7);
   assert.deepEqual(index.search('aetna', 0), []);
+  assert.deepEqual(index.search('aetna', -1), []);
   const all = index.search('aetna');
   assert.ok(all.length > 7 && all.length < 200, `${all.length} Aetna payers`);
 });
