@@ -113,16 +113,18 @@ function buildIndex<P extends SearchablePayer>(payers: readonly P[]): Index<P> {
     for (const alias of payer.aliases)
       for (const term of terms(alias, 'name')) for (const key of term) add(p, key, ALIAS_WORD, 0);
     for (const state of payer.states ?? []) add(p, `@${state.toLowerCase()}`, OPERATES_IN, 0);
+    const plain: string[] = [];
     for (const id of [payer.id, ...payer.aliases]) {
       const key = idKey(id);
       if (key.length < 2) continue;
+      plain.push(key.slice(1));
       add(p, key, ID, 0);
       const list = ids.get(key);
       if (!list) ids.set(key, [p]);
       else if (list[list.length - 1] !== p) list.push(p);
     }
+    plainIds.push(plain);
     plainNames.push(words(payer.name).join(''));
-    plainIds.push([payer.id, ...payer.aliases].map((id) => idKey(id).slice(1)));
   });
   const sorted = [...postings.keys()].sort();
   const wordsByLength = new Map<number, string[]>();
