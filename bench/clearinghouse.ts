@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { projectPath } from '../src/paths.ts';
 import { type Service, startService } from '../src/server.ts';
-import { type ClearinghouseFake, startClearinghouseFake } from '../test/payers/fakes/clearinghouse.ts';
+import { startClearinghouseFake } from '../test/payers/fakes/clearinghouse.ts';
 
 const CHECKS = Number(process.env.BENCH_CLEARINGHOUSE_CHECKS ?? 2_000);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

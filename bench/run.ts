@@ -15,6 +15,7 @@ const ALL = [
   'batch',
   'payer-import',
   'clearinghouse',
+  'payer-search',
 ];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 for (const name of wanted) {

@@ -168,6 +168,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
         batchRetryMs: config.batchRetryHours * 3_600_000,
         onDeferred: (e) => metrics.deferred(e.tradingPartnerServiceId, e.reason),
         resolvePayer,
+        suggestPayers: (id) => directory.closestPayers(id),
         concurrency: config.workerConcurrency,
         pollMs: config.workerPollMs,
         leaseMs: config.leaseMs,

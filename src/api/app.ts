@@ -13,7 +13,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { listedPayer, type PayerDirectory } from '../payers/directory.ts';
+import { createPayerDirectory, type PayerDirectory } from '../payers/directory.ts';
 import type { PayerProblem } from '../payers/health.ts';
 import { CHECKS_CHANNEL } from '../store/channels.ts';
 import { DatabaseUnavailableError, type Db } from '../store/db.ts';
@@ -266,7 +266,7 @@ async function registerRoutes(app: FastifyInstance, opts: AppOptions, auth: ApiK
   await app.register(payersListRoute, {
     auth,
     limiter: new RateLimiter(status),
-    payers: (opts.payers?.entries ?? []).map(listedPayer),
+    payers: opts.payers ?? createPayerDirectory([]),
   });
   if (opts.metrics) await app.register(metricsRoute, { metrics: opts.metrics, token: settings.metricsToken });
 }

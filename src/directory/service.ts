@@ -147,7 +147,10 @@ export class DirectoryService {
         previous: this.built,
       });
       const replaced = [...this.built].filter(([name, b]) => connections.get(name) !== b).map(([, b]) => b);
-      this.directory.swap(createPayerDirectory(entries));
+      const next = createPayerDirectory(entries);
+      // The search index is built on first use; build it now, off the path of the first request.
+      setImmediate(() => next.searchPayers('', 1));
+      this.directory.swap(next);
       this.built = connections;
       this.fileDocument = file;
       this.lastSummary = {

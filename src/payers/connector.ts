@@ -107,10 +107,10 @@ export interface PayerEntry {
   /** False: this payer takes no eligibility inquiries here; submits are refused before any call. */
   eligibility?: boolean;
   enrollment?: EnrollmentState;
-  /** Two-letter codes of the states the payer serves (search). */
-  states?: readonly string[];
   /** Other ids that resolve to this payer; a check submitted under one is stored under the canonical id. */
   aliases?: readonly string[];
+  /** Two-letter codes of the US states the payer operates in (payer search ranks by them). */
+  states?: readonly string[];
   /** For listings, logs and metric labels; default the connector's `name`. */
   connectorType?: ConnectorType;
   /** Calls at once per worker process; default PAYER_CONCURRENCY. */

@@ -6,12 +6,20 @@
 import type { PayerConnector, PayerEntry } from './connector.ts';
 import type { ConnectorType } from './directory-schema.ts';
 import { SANDBOX_PAYER } from './sandbox/index.ts';
+import { createPayerSearch, type PayerSearch, type SearchablePayer } from './search.ts';
 
 export interface PayerDirectory {
   /** The entry an id or an alias names. */
   resolvePayer(tradingPartnerServiceId: string): PayerEntry | undefined;
   /** Every entry, in the order given. */
   readonly entries: readonly PayerEntry[];
+  /**
+   * Payers ranked for what someone typed (search.ts), best first; every payer in order when the query has
+   * no letter or digit. The index is built on the first call and kept with this directory object.
+   */
+  searchPayers(query: string, limit?: number): ListedPayer[];
+  /** Up to `limit` (3) payers closest to an id this directory does not list: SH01's suggestions. */
+  closestPayers(unknownId: string, limit?: number): ListedPayer[];
 }
 
 export function createPayerDirectory(entries: readonly PayerEntry[]): PayerDirectory {
@@ -22,9 +30,24 @@ export function createPayerDirectory(entries: readonly PayerEntry[]): PayerDirec
       byId.set(key, entry);
     }
   }
+  const listed = entries.map(listedPayer);
+  let index: PayerSearch<SearchablePayer & { at: number }> | undefined;
+  // Built on first use: a directory that nobody searches (a worker-only process) never pays for it.
+  const search = () => {
+    index ??= createPayerSearch(listed.map((p, at) => ({ ...p, states: entries[at]!.states, at })));
+    return index;
+  };
   return {
     resolvePayer: (id) => byId.get(id),
     entries: [...entries],
+    searchPayers: (query, limit) =>
+      search()
+        .search(query, limit)
+        .map((hit) => listed[hit.payer.at]!),
+    closestPayers: (unknownId, limit) =>
+      search()
+        .closest(unknownId, limit)
+        .map((hit) => listed[hit.payer.at]!),
   };
 }
 
@@ -60,14 +83,12 @@ export function listedPayer(entry: PayerEntry): ListedPayer {
   };
 }
 
-/** Payers whose id, alias or name contains `query`, ignoring case; every payer without a query. */
-export function findPayers(payers: readonly ListedPayer[], query?: string): ListedPayer[] {
-  const q = query?.trim().toLowerCase();
-  if (!q) return [...payers];
-  return payers.filter(
-    (p) =>
-      p.id.toLowerCase().includes(q) ||
-      p.name.toLowerCase().includes(q) ||
-      p.aliases.some((a) => a.toLowerCase().includes(q)),
-  );
+/**
+ * A list's payers ranked for `query` as `PayerDirectory.searchPayers` ranks them (for a list read without a
+ * directory, as `elig payer list` reads it); every payer, in order, without a query.
+ */
+export function findPayers(payers: readonly ListedPayer[], query?: string, limit?: number): ListedPayer[] {
+  return createPayerSearch(payers)
+    .search(query ?? '', limit)
+    .map((hit) => hit.payer);
 }

@@ -4,7 +4,7 @@
  * lookup sees the new directory. Nothing waits on a swap.
  */
 import type { PayerEntry } from './connector.ts';
-import type { PayerDirectory } from './directory.ts';
+import type { ListedPayer, PayerDirectory } from './directory.ts';
 
 export class LiveDirectory implements PayerDirectory {
   constructor(private current: PayerDirectory) {}
@@ -19,5 +19,13 @@ export class LiveDirectory implements PayerDirectory {
 
   get entries(): readonly PayerEntry[] {
     return this.current.entries;
+  }
+
+  searchPayers(query: string, limit?: number): ListedPayer[] {
+    return this.current.searchPayers(query, limit);
+  }
+
+  closestPayers(unknownId: string, limit?: number): ListedPayer[] {
+    return this.current.closestPayers(unknownId, limit);
   }
 }

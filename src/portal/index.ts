@@ -34,6 +34,7 @@ import { newCheckRoutes } from './routes/checks-new.ts';
 import { resubmitCheckRoutes } from './routes/checks-resubmit.ts';
 import { monitorRoutes } from './routes/monitors.ts';
 import { organizationRoutes } from './routes/organization.ts';
+import { payerSearchRoutes } from './routes/payer-search.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { teamRoutes } from './routes/team.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -183,6 +184,7 @@ export const portalPlugin = fp<
     await portal.register(signInRoutes, deps);
     await portal.register(checkRoutes, deps);
     await portal.register(newCheckRoutes, deps);
+    await portal.register(payerSearchRoutes, deps);
     await portal.register(resubmitCheckRoutes, deps);
     await portal.register(batchRoutes, deps);
     await portal.register(monitorRoutes, deps);

@@ -5,7 +5,7 @@
 import type { PortalSession } from '../tenancy/sessions.ts';
 import { type HtmlValue, html, type SafeHtml } from './html.ts';
 
-const ASSET_VERSION = '1';
+const ASSET_VERSION = '2';
 
 export type NavItem =
   | 'checks'

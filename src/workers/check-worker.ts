@@ -54,6 +54,8 @@ export interface CheckWorkerOptions {
   log: Logger;
   workerId: string;
   resolvePayer: (tradingPartnerServiceId: string) => PayerEntry | undefined;
+  /** Payers near an id `resolvePayer` does not know, named in SH01's possible resolutions. */
+  suggestPayers?: (unknownId: string) => readonly { id: string; name: string }[];
   concurrency: number;
   pollMs: number;
   leaseMs: number;
@@ -224,6 +226,7 @@ export class CheckWorker {
         signal,
         requestCorrections: row.requestCorrections as RequestCorrection[] | null,
         onPayerCall: route ? (call) => this.payerCalled(row, route, call) : undefined,
+        suggestPayers: this.opts.suggestPayers,
       });
       attempt =
         outcome.kind === 'transient' && signal.aborted ? { kind: 'aborted' } : { kind: 'outcome', outcome };

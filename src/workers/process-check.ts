@@ -86,6 +86,14 @@ export interface ProcessOptions {
   /** The repairs made to the request at submission, repeated on the result. */
   requestCorrections?: readonly RequestCorrection[] | null;
   onPayerCall?: (call: PayerCall) => void;
+  /** Payers near an id the directory does not list (`PayerDirectory.closestPayers`): SH01 names them. */
+  suggestPayers?: (unknownId: string) => readonly { id: string; name: string }[];
+}
+
+/** SH01's hint: the directory's closest payers, by id and name (the directory's words, not the request's). */
+export function didYouMean(near: readonly { id: string; name: string }[] | undefined): string | undefined {
+  if (!near?.length) return undefined;
+  return `Payers with a similar id or name: ${near.map((p) => `${p.id} (${p.name})`).join(', ')}.`;
 }
 
 /** What an exchange id may look like (CORE PayloadIDs are UUIDs; clearinghouse ids are similar). */
@@ -122,7 +130,12 @@ export async function processCheck(
     requestCorrections: opts.requestCorrections,
   };
   if (!payer) {
-    return { kind: 'finished', status: 'FAILED', body: serviceFailure(ctx, 'SH01'), outcomeCode: 'SH01' };
+    const body = serviceFailure(
+      ctx,
+      'SH01',
+      didYouMean(opts.suggestPayers?.(request.tradingPartnerServiceId)),
+    );
+    return { kind: 'finished', status: 'FAILED', body, outcomeCode: 'SH01' };
   }
   const codes = inquiryCodes(request.encounter?.serviceTypeCodes, payer.inquiryWithoutCodes);
   const plan = planInquiries(codes, payer.stcStrategy);

@@ -31,6 +31,29 @@ test('q repeated or longer than 100 characters is refused', async () => {
   assert.equal((await c.get(`/api/payers?q=${'x'.repeat(100)}`)).status, 200);
 });
 
+test('limit must be one whole number from 1 to 1000', async () => {
+  const c = client(svc.url, svc.apiKey);
+  for (const query of [
+    'limit=0',
+    'limit=1001',
+    'limit=-1',
+    'limit=2.5',
+    'limit=ten',
+    'limit=',
+    'limit=1&limit=2',
+  ]) {
+    const res = await c.get(`/api/payers?${query}`);
+    assert.equal(res.status, 400, query);
+    assert.deepEqual(res.body, {
+      code: 'ValidationException',
+      message: 'limit must be one whole number from 1 to 1000.',
+    });
+  }
+  for (const query of ['limit=1', 'limit=1000', 'q=sandbox&limit=5']) {
+    assert.equal((await c.get(`/api/payers?${query}`)).status, 200, query);
+  }
+});
+
 test('over the rate limit: 429 with Retry-After', async () => {
   const limited = await startTestService({
     roles: { api: true, worker: false },

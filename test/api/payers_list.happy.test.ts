@@ -39,7 +39,7 @@ test('lists the sandbox first, then the file in order: id, name, aliases, connec
   });
 });
 
-test('?q= keeps payers whose id, alias or name contains it, ignoring case', async () => {
+test('?q= finds payers by id, alias or name, ignoring case', async () => {
   const c = client(svc.url, svc.apiKey);
   const ids = async (q: string) =>
     ((await c.get(`/api/payers?q=${encodeURIComponent(q)}`)).body.payers as { id: string }[]).map(
@@ -53,11 +53,34 @@ test('?q= keeps payers whose id, alias or name contains it, ignoring case', asyn
   assert.deepEqual(await ids(''), ['SANDBOX', 'ACME', 'CIGNA-STEDI', 'LOCKEDOUT']);
 });
 
+test('?q= ranks: typos and word order forgiven, the best match first; ?limit= caps the list', async () => {
+  const c = client(svc.url, svc.apiKey);
+  const ids = async (query: string) =>
+    ((await c.get(`/api/payers?${query}`)).body.payers as { id: string }[]).map((p) => p.id);
+  assert.deepEqual(await ids('q=acme%20helth'), ['ACME'], 'a typo');
+  assert.deepEqual(
+    await ids('q=plan%20health%20acme'),
+    ['ACME', 'SANDBOX'],
+    'word order; the fuller match first',
+  );
+  assert.deepEqual(await ids('q=CIGNA-STEDI'), ['CIGNA-STEDI'], 'an exact id');
+  assert.deepEqual(await ids('q=acme-old'), ['ACME'], 'an exact alias');
+  assert.deepEqual(await ids('q=health&limit=1'), ['SANDBOX']);
+  assert.deepEqual(await ids('limit=2'), ['SANDBOX', 'ACME'], 'no q: directory order, capped');
+  const res = await c.get('/api/payers?q=acme&limit=1000');
+  assert.deepEqual(Object.keys(res.body.payers[0]), ['id', 'name', 'aliases', 'connectorType']);
+});
+
 test('the OpenAPI document describes the operation and its errors', async () => {
   const doc = (await client(svc.url).get('/openapi.json')).body;
   const op = doc.paths['/api/payers'].get;
   assert.deepEqual(Object.keys(op.responses).sort(), ['200', '400', '401', '403', '429', '500', '503']);
   assert.deepEqual(op.security, [{ ApiKeyAuth: [] }]);
+  assert.deepEqual(
+    op.parameters.map((p: { name: string }) => p.name),
+    ['q', 'limit'],
+  );
+  assert.match(op.description, /best first/);
   const list = deref(doc, op.responses['200'].content['application/json'].schema);
   assert.deepEqual(Object.keys(deref(doc, list.properties.payers.items).properties), [
     'id',

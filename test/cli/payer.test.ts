@@ -67,6 +67,21 @@ test('--json prints what GET /api/payers answers; SANDBOX_ENABLED=0 drops the sa
   for (const secret of fixture.secrets) assert.ok(!stdout.includes(secret));
 });
 
+test('--q ranks as GET /api/payers?q= does (a typo forgiven); --limit caps; a bad --limit is a usage error', async () => {
+  const ids = async (...args: string[]) => {
+    const { code, stdout, stderr } = await elig(['payer', 'list', '--json', ...args], {
+      PAYERS_FILE: fixture.path,
+    });
+    assert.equal(code, 0, stderr);
+    return JSON.parse(stdout).payers.map((p: { id: string }) => p.id);
+  };
+  assert.deepEqual(await ids('--q', 'acme helth'), ['ACME']);
+  assert.deepEqual(await ids('--q', 'health plan', '--limit', '1'), ['SANDBOX']);
+  const bad = await elig(['payer', 'list', '--limit', '0'], { PAYERS_FILE: fixture.path });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--limit must be a whole number of at least 1/);
+});
+
 test('without PAYERS_FILE: the sandbox alone', async () => {
   const { code, stdout } = await elig(['payer', 'list', '--json'], {});
   assert.equal(code, 0);

@@ -83,3 +83,35 @@ test('listings: id, name, aliases and connector type only; ?q matches id, alias 
   assert.deepEqual(ids('health'), ['SANDBOX', 'UHC']);
   assert.deepEqual(ids('nothing'), []);
 });
+
+test('searchPayers ranks the directory (states included); closestPayers names payers near an unknown id', () => {
+  const entry = (id: string, payerName: string, states?: string[]) => ({
+    tradingPartnerServiceId: id,
+    payerName,
+    payerId: id,
+    connector: stub('x12-json'),
+    connectorType: 'x12-json' as const,
+    ...(states ? { states } : {}),
+  });
+  const directory = createPayerDirectory([
+    sandboxPayerEntry(stub('sandbox')),
+    entry('00621', 'Blue Cross Blue Shield of Illinois', ['IL']),
+    entry('84980', 'Blue Cross Blue Shield of Texas', ['TX']),
+    entry('TXFUND', 'Carpenters Trust Fund', ['TX']),
+  ]);
+  const ids = (q: string, limit?: number) => directory.searchPayers(q, limit).map((p) => p.id);
+  assert.deepEqual(ids('bcbs tx'), ['84980', '00621']);
+  assert.equal(ids('carpenters texas')[0], 'TXFUND', 'the state from `states`, not the name');
+  assert.deepEqual(ids('', 2), ['SANDBOX', '00621']);
+  assert.deepEqual(directory.searchPayers('84980')[0], {
+    id: '84980',
+    name: 'Blue Cross Blue Shield of Texas',
+    aliases: [],
+    connectorType: 'x12-json',
+  });
+  assert.deepEqual(
+    directory.closestPayers('84908').map((p) => p.id),
+    ['84980'],
+  );
+  assert.deepEqual(directory.closestPayers('NOTHING-LIKE-IT'), []);
+});

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { ERROR_CATALOG } from '../../src/checks/error-catalog.ts';
 import {
   PayerAuthenticationError,
   type PayerCallOptions,
@@ -308,6 +309,19 @@ test('an id outside the directory still fails SH01, its payer naming the id as s
   assert.equal(body.errors[0].code, 'SH01');
   assert.deepEqual(body.payer, { payerId: 'NOT-A-PAYER' });
   assert.equal(body.tradingPartnerServiceId, 'NOT-A-PAYER');
+  // Nothing in the directory is near it: the table's resolutions alone.
+  assert.equal(body.errors[0].possibleResolutions, ERROR_CATALOG.get('SH01')!.possibleResolutions);
+});
+
+test('SH01 for a mistyped id names the closest payers of the directory, by id and name', async () => {
+  const body = await result(await submit('EXCHANGEE'));
+  assert.equal(body.errors[0].code, 'SH01');
+  assert.equal(
+    body.errors[0].possibleResolutions,
+    `${ERROR_CATALOG.get('SH01')!.possibleResolutions}\nPayers with a similar id or name: EXCHANGE (EXCHANGE Health).`,
+  );
+  const swapped = await result(await submit('99909'));
+  assert.match(swapped.errors[0].possibleResolutions, /similar id or name: EXCHANGE \(EXCHANGE Health\)\.$/);
 });
 
 test("a payer's own timeout and concurrency replace PAYER_TIMEOUT_MS and PAYER_CONCURRENCY", async () => {

@@ -183,9 +183,15 @@ export class EligibilityClient {
     }
   }
 
-  /** GET /api/payers: the payers this service can check; `q` keeps those whose id, alias or name contains it. */
-  async listPayers(options: CallOptions & { q?: string } = {}): Promise<PayerList> {
-    const query = options.q === undefined ? '' : `?${new URLSearchParams({ q: options.q })}`;
+  /**
+   * GET /api/payers: the payers this service can check; with `q`, those it matches, best first (typos,
+   * abbreviations and states understood); `limit` caps how many.
+   */
+  async listPayers(options: CallOptions & { q?: string; limit?: number } = {}): Promise<PayerList> {
+    const params = new URLSearchParams();
+    if (options.q !== undefined) params.set('q', options.q);
+    if (options.limit !== undefined) params.set('limit', String(options.limit));
+    const query = params.size ? `?${params}` : '';
     return (await this.call<PayerList>('GET', `/api/payers${query}`, { signal: options.signal })).body;
   }
 

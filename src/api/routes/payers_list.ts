@@ -5,12 +5,13 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import Type from 'typebox';
-import { findPayers, type ListedPayer } from '../../payers/directory.ts';
+import type { PayerDirectory } from '../../payers/directory.ts';
 import { validation } from '../errors.ts';
 import type { KeyRouteOptions } from '../key-gates.ts';
 import { errorResponses, successResponse } from '../openapi.ts';
 
 const MAX_QUERY = 100;
+const MAX_LIMIT = 1000;
 
 const ListedPayerSchema = Type.Object(
   {
@@ -29,7 +30,8 @@ const ListedPayerSchema = Type.Object(
 export const PayerListResponse = Type.Object({ payers: Type.Array(ListedPayerSchema) }, { $id: 'PayerList' });
 
 export interface PayersListRouteOptions extends KeyRouteOptions {
-  payers: readonly ListedPayer[];
+  /** The directory the answer ranks (its index is built on the first query). */
+  payers: Pick<PayerDirectory, 'searchPayers'>;
 }
 
 /**
@@ -47,15 +49,27 @@ export const payersListRoute: FastifyPluginAsync<PayersListRouteOptions> = async
         summary: 'List payers',
         description:
           'The payer directory: the built-in sandbox (when enabled) and the payers the operator configured. ' +
-          '`q` keeps payers whose id, alias or name contains it, ignoring case.',
+          'Without `q`, every payer in directory order. With `q`, the payers it matches, best first: ' +
+          'an exact id or alias first, then by how much of the query a payer’s name, aliases, ids and states ' +
+          'match. Case, punctuation, word order and small typos do not matter; common abbreviations ' +
+          '(BCBS, UHC, BC, BS, Medi-Cal) and US state names or codes are understood, so `bcbs tx` and ' +
+          '`blue cross texas` both find Blue Cross Blue Shield of Texas first. A `q` with no letter or digit ' +
+          'counts as none. `limit` caps the number of payers returned (default: all).',
         operationId: 'listPayers',
         tags: ['Payers'],
         security: [{ ApiKeyAuth: [] }],
-        querystring: Type.Object({ q: Type.Optional(Type.String({ maxLength: MAX_QUERY })) }),
+        querystring: Type.Object({
+          q: Type.Optional(Type.String({ maxLength: MAX_QUERY, description: 'What to search for.' })),
+          limit: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: 'At most this many payers.' }),
+          ),
+        }),
         response: {
-          200: successResponse('The payers, in directory order.', PayerListResponse),
+          200: successResponse('The payers: in directory order, or best first for a `q`.', PayerListResponse),
           ...errorResponses([400, 401, 403, 429, 500, 503], {
-            400: 'An unknown query parameter, or `q` longer than 100 characters (ValidationException).',
+            400:
+              'An unknown query parameter, `q` longer than 100 characters, or `limit` not a whole number ' +
+              'from 1 to 1000 (ValidationException).',
           }),
         },
       },
@@ -65,13 +79,19 @@ export const payersListRoute: FastifyPluginAsync<PayersListRouteOptions> = async
     async (request, reply) => {
       const key = await auth.authenticate(request, 'eligibility:read');
       reply.headers(limiter.take(key.keyId));
-      const { q, ...rest } = queryFields(request.query);
+      const { q, limit, ...rest } = queryFields(request.query);
       const unknown = Object.keys(rest);
       if (unknown.length) throw validation(`Unknown query parameter: ${unknown.map(safeName).join(', ')}.`);
       if (q !== undefined && (typeof q !== 'string' || q.length > MAX_QUERY)) {
         throw validation(`q must be one string of at most ${MAX_QUERY} characters.`);
       }
-      return { payers: findPayers(payers, q) };
+      if (
+        limit !== undefined &&
+        (typeof limit !== 'string' || !/^[1-9]\d{0,3}$/.test(limit) || +limit > MAX_LIMIT)
+      ) {
+        throw validation(`limit must be one whole number from 1 to ${MAX_LIMIT}.`);
+      }
+      return { payers: payers.searchPayers(q ?? '', limit === undefined ? undefined : Number(limit)) };
     },
   );
 };

@@ -1,38 +1,51 @@
 /**
- * `elig payer list | reload | import`. `list` (`[--json]`): the payer directory as GET /api/payers shows it (ids, names, aliases,
- * connector types; never URLs or credentials), read from the configuration and PAYERS_FILE alone: no
- * server, no store, no secrets resolved. An invalid file is reported exactly as a start would report it.
+ * `elig payer list | reload | import`. `list [--q TEXT] [--limit N] [--json]`: the payer directory as GET
+ * /api/payers shows it (ids, names, aliases, connector types; never URLs or credentials), read from the
+ * configuration and PAYERS_FILE alone: no server, no store, no secrets resolved. `--q` ranks as the API
+ * does. An invalid file is reported exactly as a start would report it.
  */
 import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { directoryOp } from '../../api/routes/admin.ts';
 import { type Config, ConfigError, withDotEnv } from '../../config.ts';
 import { DirectoryService, type DirectorySummary } from '../../directory/service.ts';
+import { findPayers } from '../../payers/directory.ts';
 import { listConfiguredPayers, readPayersFile } from '../../payers/directory-file.ts';
 import { describeProblems, importPayerList, type PayerListFormat } from '../../payers/import.ts';
 import { createSandboxConnector } from '../../payers/sandbox/index.ts';
 import { readLock } from '../../store/datadir-lock.ts';
 import { openStore } from '../../store/open.ts';
-import { CliError, type CommandSpec } from '../args.ts';
+import { CliError, type CommandSpec, UsageError } from '../args.ts';
 import { adminCall } from '../backend.ts';
 
 export const PAYER_LIST_COMMAND: CommandSpec = {
   name: 'payer list',
   summary: 'the payer directory (sandbox + PAYERS_FILE); no server needed',
   options: {
+    q: {
+      type: 'string',
+      value: 'TEXT',
+      description: 'only payers matching TEXT, best first (as GET /api/payers?q=)',
+    },
+    limit: { type: 'string', value: 'N', description: 'at most N payers' },
     json: { type: 'boolean', description: 'print JSON (`{ "payers": [...] }`) instead of a table' },
   },
   async run({ values, io, config }) {
-    return payerList(config(), { json: values.json === true }, io);
+    const limit = values.limit === undefined ? undefined : Number(values.limit);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
+      throw new UsageError('--limit must be a whole number of at least 1', PAYER_LIST_COMMAND);
+    }
+    const q = typeof values.q === 'string' ? values.q : undefined;
+    return payerList(config(), { json: values.json === true, q, limit }, io);
   },
 };
 
 export function payerList(
   config: Config,
-  options: { json?: boolean },
+  options: { json?: boolean; q?: string; limit?: number },
   io: { stdout: NodeJS.WritableStream },
 ): number {
-  const payers = listConfiguredPayers(config);
+  const payers = findPayers(listConfiguredPayers(config), options.q, options.limit);
   if (options.json) {
     io.stdout.write(`${JSON.stringify({ payers }, null, 2)}\n`);
     return 0;

@@ -79,3 +79,93 @@ document.addEventListener('DOMContentLoaded', () => {
   const summary = document.querySelector('.error-summary[tabindex]');
   if (summary) summary.focus();
 });
+
+/**
+ * The payer field of "Run a check" when the directory is large: suggestions from /portal/payers as one types,
+ * ranked like GET /api/payers (typos, abbreviations, states), in a list the keyboard can walk. It replaces
+ * the field's datalist, which a browser filters by its own substring rule (and would hide "aetna" for "aetan").
+ */
+function payerSuggestions(input) {
+  const list = document.createElement('ul');
+  list.id = `${input.id}-suggestions`;
+  list.className = 'payer-suggestions';
+  list.setAttribute('role', 'listbox');
+  list.hidden = true;
+  input.after(list);
+  input.removeAttribute('list');
+  input.setAttribute('role', 'combobox');
+  input.setAttribute('aria-autocomplete', 'list');
+  input.setAttribute('aria-controls', list.id);
+  input.setAttribute('aria-expanded', 'false');
+  let timer;
+  let active = -1;
+  let asked = 0;
+  const options = () => [...list.querySelectorAll('[role="option"]')];
+  const close = () => {
+    list.hidden = true;
+    active = -1;
+    input.setAttribute('aria-expanded', 'false');
+    input.removeAttribute('aria-activedescendant');
+  };
+  const choose = (option) => {
+    input.value = option.dataset.id;
+    close();
+  };
+  const highlight = (i) => {
+    const all = options();
+    if (!all.length) return;
+    active = (i + all.length) % all.length;
+    all.forEach((o, k) => {
+      o.setAttribute('aria-selected', String(k === active));
+    });
+    input.setAttribute('aria-activedescendant', all[active].id);
+  };
+  async function refresh() {
+    const q = input.value.trim();
+    const mine = ++asked;
+    if (!q) return close();
+    const res = await fetch(`${input.dataset.payerSearch}?q=${encodeURIComponent(q)}`);
+    if (!res.ok || mine !== asked) return;
+    const { payers } = await res.json();
+    if (mine !== asked) return;
+    list.replaceChildren(
+      ...payers.map((p, k) => {
+        const option = document.createElement('li');
+        option.id = `${list.id}-${k}`;
+        option.setAttribute('role', 'option');
+        option.dataset.id = p.id;
+        option.textContent = `${p.name} (${p.id})`;
+        // mousedown, not click: the field's blur would close the list before a click lands.
+        option.addEventListener('mousedown', (event) => {
+          event.preventDefault();
+          choose(option);
+        });
+        return option;
+      }),
+    );
+    active = -1;
+    list.hidden = !payers.length;
+    input.setAttribute('aria-expanded', String(!list.hidden));
+  }
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => refresh().catch(close), 120);
+  });
+  input.addEventListener('keydown', (event) => {
+    if (list.hidden) return;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      highlight(active + (event.key === 'ArrowDown' ? 1 : -1));
+    } else if (event.key === 'Enter' && active >= 0) {
+      event.preventDefault();
+      choose(options()[active]);
+    } else if (event.key === 'Escape') {
+      close();
+    }
+  });
+  input.addEventListener('blur', close);
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  for (const input of document.querySelectorAll('input[data-payer-search]')) payerSuggestions(input);
+});

@@ -1,7 +1,8 @@
 /**
  * The payer field of "Run a check": staff pick a payer by name, not by a clearinghouse id they would have
  * to look up. A `<select>` while the directory is small; beyond that a text field with a datalist, since a
- * select of thousands of payers cannot be searched. The sandbox comes first, the others by name. The form
+ * select of thousands of payers cannot be searched; with portal.js, the field suggests payers as one types,
+ * ranked by /portal/payers (typos and abbreviations forgiven). The sandbox comes first, the others by name. The form
  * still posts the id, and the API's rules apply to it (an id outside the directory fails with SH01).
  */
 import type { ListedPayer } from '../../payers/directory.ts';
@@ -36,7 +37,7 @@ export function payerPicker(o: {
   <label for="${id}">${o.label}</label>
   <p class="hint" id="${id}-hint">Type a payer name or id.</p>
   ${errorText}
-  <input id="${id}" name="${o.name}" type="text" value="${o.value}" required autocomplete="off" list="${id}-list" aria-describedby="${id}-hint${o.error ? ` ${id}-error` : ''}"${invalid}>
+  <input id="${id}" name="${o.name}" type="text" value="${o.value}" required autocomplete="off" list="${id}-list" data-payer-search="/portal/payers" aria-describedby="${id}-hint${o.error ? ` ${id}-error` : ''}"${invalid}>
   <datalist id="${id}-list">${payers.map((p) => html`<option value="${p.id}" label="${p.name}"></option>`)}</datalist>
 </div>`;
   }

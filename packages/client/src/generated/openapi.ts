@@ -146,7 +146,7 @@ export interface paths {
         };
         /**
          * List payers
-         * @description The payer directory: the built-in sandbox (when enabled) and the payers the operator configured. `q` keeps payers whose id, alias or name contains it, ignoring case.
+         * @description The payer directory: the built-in sandbox (when enabled) and the payers the operator configured. Without `q`, every payer in directory order. With `q`, the payers it matches, best first: an exact id or alias first, then by how much of the query a payer’s name, aliases, ids and states match. Case, punctuation, word order and small typos do not matter; common abbreviations (BCBS, UHC, BC, BS, Medi-Cal) and US state names or codes are understood, so `bcbs tx` and `blue cross texas` both find Blue Cross Blue Shield of Texas first. A `q` with no letter or digit counts as none. `limit` caps the number of payers returned (default: all).
          */
         get: operations["listPayers"];
         put?: never;
@@ -1763,7 +1763,10 @@ export interface operations {
     listPayers: {
         parameters: {
             query?: {
+                /** @description What to search for. */
                 q?: string;
+                /** @description At most this many payers. */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -1771,7 +1774,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The payers, in directory order. */
+            /** @description The payers: in directory order, or best first for a `q`. */
             200: {
                 headers: {
                     /** @description Requests the key may burst. */
@@ -1786,7 +1789,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayerList"];
                 };
             };
-            /** @description An unknown query parameter, or `q` longer than 100 characters (ValidationException). */
+            /** @description An unknown query parameter, `q` longer than 100 characters, or `limit` not a whole number from 1 to 1000 (ValidationException). */
             400: {
                 headers: {
                     [name: string]: unknown;
