@@ -65,7 +65,7 @@ async function submit(api: Api, payer: string): Promise<string> {
 /** Polls until finished; the time from submission to the answer being readable. */
 async function finished(api: Api, id: string, started: number): Promise<number> {
   for (;;) {
-    const res = await fetch(`${api.url}/api/eligibility/${id}`, {
+    const res = await fetch(`${api.url}/api/eligibility/${id}/status`, {
       headers: { authorization: `Key ${api.key}` },
     });
     const body = (await res.json()) as { status: string };
