@@ -21,6 +21,7 @@ import type { GatewayConnector } from './payers/connector-deps.ts';
 import type { ConnectorFactories } from './payers/connectors.ts';
 import { createPayerDirectory, type PayerDirectory } from './payers/directory.ts';
 import { type LoadOptions, readPayersFile } from './payers/directory-file.ts';
+import type { PayerDirectoryFile } from './payers/directory-schema.ts';
 import { PayerGuard } from './payers/guard.ts';
 import { payerProblems } from './payers/health.ts';
 import { ConnectionLimiter, LocalLimitStore } from './payers/limits.ts';
@@ -99,21 +100,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
   }
   const stops: (() => Promise<void>)[] = [];
   try {
-    let directory: PayerDirectory;
-    let directoryService: DirectoryService | undefined;
-    if (options.payers) {
-      directory = createPayerDirectory(options.payers);
-    } else {
-      directoryService = await DirectoryService.open(
-        store.db,
-        config,
-        loadOptions,
-        log.child({ component: 'payer-directory' }),
-        file,
-      );
-      await directoryService.follow();
-      directory = directoryService.directory;
-    }
+    const { directory, directoryService } = await openDirectory(
+      store,
+      config,
+      options,
+      loadOptions,
+      log,
+      file,
+    );
     const master = config.secretKey ?? loadOrCreateMasterSecret(config.dataDir);
     const keys = deriveServiceKeys(master);
     const resolvePayer = (id: string) => directory.resolvePayer(id);
@@ -136,146 +130,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
       ...(directoryService ? { directoryService } : {}),
       stop: async () => {},
     };
-    let guard: PayerGuard | undefined;
     const instanceId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-
-    if (roles.worker) {
-      const workerLog = log.child({ component: 'check-worker' });
-      guard = new PayerGuard({
-        maxConcurrent: config.payerConcurrency,
-        concurrencyOf: (payer) => resolvePayer(payer)?.concurrency,
-        failureThreshold: config.payerBreakerFailures,
-        openMs: config.payerBreakerOpenMs,
-        maxOpenMs: Math.max(config.payerBreakerOpenMs, 600_000),
-        onStateChange: (payer, state) => {
-          metrics.circuitState(payer, state);
-          workerLog.warn({ payer, state }, 'payer circuit breaker changed state');
-        },
-      });
-      // Account limits per connection: in memory on PGlite (one process), in the database on PostgreSQL.
-      const limiter = new ConnectionLimiter({
-        store: config.databaseUrl ? new DatabaseLimitStore(store.db) : new LocalLimitStore(),
-        holder: instanceId,
-        holdMs: config.leaseMs,
-      });
-      const worker = new CheckWorker({
-        db: store.db,
-        log: workerLog,
-        workerId: instanceId,
-        guard,
-        limiter,
-        outageWaitMs: config.payerOutageWaitMs,
-        batchRetryMs: config.batchRetryHours * 3_600_000,
-        onDeferred: (e) => metrics.deferred(e.tradingPartnerServiceId, e.reason),
-        resolvePayer,
-        suggestPayers: (id) => directory.closestPayers(id),
-        concurrency: config.workerConcurrency,
-        pollMs: config.workerPollMs,
-        leaseMs: config.leaseMs,
-        payerTimeoutMs: config.payerTimeoutMs,
-        maxAttempts: config.checkMaxAttempts,
-        retryBaseMs: config.checkRetryBaseMs,
-        senderId: config.x12SenderId,
-        senderQualifier: config.x12SenderQualifier,
-        identityKey: keys.patientIdentityKey,
-        onFinished: (e) => metrics.finished(e),
-        onPayerCall: (e) => metrics.payerCalled(e.tradingPartnerServiceId, e.outcome, e.durationMs),
-      });
-      const schedule = createSchedule({ scale: options.webhookScheduleScale ?? 1 });
-      const dispatcher = new WebhookDispatcher({
-        db: store.db,
-        log: log.child({ component: 'webhook-dispatcher' }),
-        box,
-        dispatcherId: instanceId,
-        allowPrivate: config.allowPrivateWebhooks,
-        nextDelayMs: (attempt) => schedule.nextAttemptDelayMs(attempt),
-        timeoutMs: config.webhookTimeoutMs,
-        pollMs: config.workerPollMs,
-        userAgent: `EligibilityService-Webhooks/${VERSION}`,
-        onAttempt: (e) => metrics.webhookAttempt(e),
-      });
-      // Turns due monitors into checks; every worker process runs one (row locks make each run happen once).
-      const scheduler = new MonitorScheduler({
-        db: store.db,
-        log: log.child({ component: 'monitor-scheduler' }),
-        pollMs: config.monitorPollMs,
-      });
-      await worker.start();
-      await dispatcher.start();
-      await scheduler.start();
-      service.worker = worker;
-      service.dispatcher = dispatcher;
-      service.scheduler = scheduler;
-      const stopRetention = startRetention(
-        store.db,
-        log.child({ component: 'retention' }),
-        config.retentionDays,
-      );
-      stops.push(
-        () => scheduler.stop(),
-        () => worker.stop(),
-        () => dispatcher.stop(),
-        stopRetention,
-        // Gateway connectors keep keep-alive pools; once no check is in flight they can go.
-        () => (directoryService ? directoryService.close() : closeConnectors(directory)),
-      );
-    }
-    if (directoryService && !roles.worker) stops.push(() => directoryService.close());
-    if (roles.api) {
-      const adminToken = randomBytes(24).toString('base64url');
-      let listenUrl = ''; // known once the app listens, before any request is served
-      const { app, auth } = await buildApp({
-        db: store.db,
-        log,
-        apiKeyPepper: keys.apiKeyPepper,
-        version: VERSION,
-        settings: config,
-        metrics: {
-          submitted: (id) => metrics.submitted(id),
-          throttled: (op) => metrics.throttled(op),
-          registry: metrics.registry,
-        },
-        payers: directory,
-        payerProblems: () => payerProblems(guard),
-        listenUrl: () => listenUrl,
-      });
-      // The admin endpoint and the portal are encapsulated plugins on top of the API; they load at listen.
-      app.register(adminRoutes, {
-        token: adminToken,
-        keys,
-        box,
-        allowPrivateWebhooks: config.allowPrivateWebhooks,
-        ...(directoryService ? { directory: directoryService } : {}),
-      });
-      app.register(portalPlugin, {
-        prefix: PORTAL_PREFIX,
-        db: store.db,
-        tokenKey: keys.tokenKey,
-        signInThrottleKey: keys.signInThrottleKey,
-        apiKeyPepper: keys.apiKeyPepper,
-        box,
-        ...portalSettings(config),
-        payers: directory,
-        listenUrl: () => listenUrl,
-      });
-      const stopAuth = await auth.start();
-      // Stop accepting requests first, then let the workers finish (also when listening fails).
-      stops.unshift(async () => {
-        await app.close();
-        await stopAuth();
-      });
-      await listen(app, config);
-      const address = app.server.address();
-      const port = typeof address === 'object' && address ? address.port : config.port;
-      const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-      listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-      service.url = config.publicUrl ?? listenUrl;
-      store.lock?.update({ adminUrl: listenUrl, adminToken });
-      service.app = app;
-      // Only once the port is ours: a start that cannot listen must not use up the one-time key and link
-      // of an empty store (they are printed once, by the caller, after this returns).
-      if (!options.skipBootstrap) service.bootstrap = await bootstrapIfEmpty(store.db, keys);
-    }
+    const guard = roles.worker ? await startWorkers(service, instanceId, options, stops) : undefined;
+    // Gateway connectors keep keep-alive pools; once no check is in flight they can go.
+    stops.push(() => (directoryService ? directoryService.close() : closeConnectors(directory)));
+    if (roles.api) await startApi(service, guard, options, stops);
     let stopped: Promise<void> | undefined;
     service.stop = () => {
       stopped ??= (async () => {
@@ -290,6 +149,174 @@ export async function startService(config: Config, options: StartOptions = {}): 
     await store.close();
     throw err;
   }
+}
+
+/** The payer directory: the one a test hands over, else the shared one built from the database. */
+async function openDirectory(
+  store: Store,
+  config: Config,
+  options: StartOptions,
+  loadOptions: LoadOptions,
+  log: Logger,
+  file: PayerDirectoryFile | undefined,
+): Promise<{ directory: PayerDirectory; directoryService?: DirectoryService }> {
+  if (options.payers) return { directory: createPayerDirectory(options.payers) };
+  const directoryService = await DirectoryService.open(
+    store.db,
+    config,
+    loadOptions,
+    log.child({ component: 'payer-directory' }),
+    file,
+  );
+  await directoryService.follow();
+  return { directory: directoryService.directory, directoryService };
+}
+
+/** The check worker, the webhook dispatcher, the monitor scheduler and the retention purge. */
+async function startWorkers(
+  service: Service,
+  instanceId: string,
+  options: StartOptions,
+  stops: (() => Promise<void>)[],
+): Promise<PayerGuard> {
+  const { config, store, log, metrics, keys, box, resolvePayer, directory } = service;
+  const workerLog = log.child({ component: 'check-worker' });
+  const guard = new PayerGuard({
+    maxConcurrent: config.payerConcurrency,
+    concurrencyOf: (payer) => resolvePayer(payer)?.concurrency,
+    failureThreshold: config.payerBreakerFailures,
+    openMs: config.payerBreakerOpenMs,
+    maxOpenMs: Math.max(config.payerBreakerOpenMs, 600_000),
+    onStateChange: (payer, state) => {
+      metrics.circuitState(payer, state);
+      workerLog.warn({ payer, state }, 'payer circuit breaker changed state');
+    },
+  });
+  // Account limits per connection: in memory on PGlite (one process), in the database on PostgreSQL.
+  const limiter = new ConnectionLimiter({
+    store: config.databaseUrl ? new DatabaseLimitStore(store.db) : new LocalLimitStore(),
+    holder: instanceId,
+    holdMs: config.leaseMs,
+  });
+  const worker = new CheckWorker({
+    db: store.db,
+    log: workerLog,
+    workerId: instanceId,
+    guard,
+    limiter,
+    outageWaitMs: config.payerOutageWaitMs,
+    batchRetryMs: config.batchRetryHours * 3_600_000,
+    onDeferred: (e) => metrics.deferred(e.tradingPartnerServiceId, e.reason),
+    resolvePayer,
+    suggestPayers: (id) => directory.closestPayers(id),
+    concurrency: config.workerConcurrency,
+    pollMs: config.workerPollMs,
+    leaseMs: config.leaseMs,
+    payerTimeoutMs: config.payerTimeoutMs,
+    maxAttempts: config.checkMaxAttempts,
+    retryBaseMs: config.checkRetryBaseMs,
+    senderId: config.x12SenderId,
+    senderQualifier: config.x12SenderQualifier,
+    identityKey: keys.patientIdentityKey,
+    onFinished: (e) => metrics.finished(e),
+    onPayerCall: (e) => metrics.payerCalled(e.tradingPartnerServiceId, e.outcome, e.durationMs),
+  });
+  const schedule = createSchedule({ scale: options.webhookScheduleScale ?? 1 });
+  const dispatcher = new WebhookDispatcher({
+    db: store.db,
+    log: log.child({ component: 'webhook-dispatcher' }),
+    box,
+    dispatcherId: instanceId,
+    allowPrivate: config.allowPrivateWebhooks,
+    nextDelayMs: (attempt) => schedule.nextAttemptDelayMs(attempt),
+    timeoutMs: config.webhookTimeoutMs,
+    pollMs: config.workerPollMs,
+    userAgent: `EligibilityService-Webhooks/${VERSION}`,
+    onAttempt: (e) => metrics.webhookAttempt(e),
+  });
+  // Turns due monitors into checks; every worker process runs one (row locks make each run happen once).
+  const scheduler = new MonitorScheduler({
+    db: store.db,
+    log: log.child({ component: 'monitor-scheduler' }),
+    pollMs: config.monitorPollMs,
+  });
+  await worker.start();
+  await dispatcher.start();
+  await scheduler.start();
+  service.worker = worker;
+  service.dispatcher = dispatcher;
+  service.scheduler = scheduler;
+  const stopRetention = startRetention(store.db, log.child({ component: 'retention' }), config.retentionDays);
+  stops.push(
+    () => scheduler.stop(),
+    () => worker.stop(),
+    () => dispatcher.stop(),
+    stopRetention,
+  );
+  return guard;
+}
+
+/** The API, the local admin endpoint and the portal, listening; an empty store's first organization. */
+async function startApi(
+  service: Service,
+  guard: PayerGuard | undefined,
+  options: StartOptions,
+  stops: (() => Promise<void>)[],
+): Promise<void> {
+  const { config, store, log, metrics, keys, box, directory, directoryService } = service;
+  const adminToken = randomBytes(24).toString('base64url');
+  let listenUrl = ''; // known once the app listens, before any request is served
+  const { app, auth } = await buildApp({
+    db: store.db,
+    log,
+    apiKeyPepper: keys.apiKeyPepper,
+    version: VERSION,
+    settings: config,
+    metrics: {
+      submitted: (id) => metrics.submitted(id),
+      throttled: (op) => metrics.throttled(op),
+      registry: metrics.registry,
+    },
+    payers: directory,
+    payerProblems: () => payerProblems(guard),
+    listenUrl: () => listenUrl,
+  });
+  // The admin endpoint and the portal are encapsulated plugins on top of the API; they load at listen.
+  app.register(adminRoutes, {
+    token: adminToken,
+    keys,
+    box,
+    allowPrivateWebhooks: config.allowPrivateWebhooks,
+    ...(directoryService ? { directory: directoryService } : {}),
+  });
+  app.register(portalPlugin, {
+    prefix: PORTAL_PREFIX,
+    db: store.db,
+    tokenKey: keys.tokenKey,
+    signInThrottleKey: keys.signInThrottleKey,
+    apiKeyPepper: keys.apiKeyPepper,
+    box,
+    ...portalSettings(config),
+    payers: directory,
+    listenUrl: () => listenUrl,
+  });
+  const stopAuth = await auth.start();
+  // Stop accepting requests first, then let the workers finish (also when listening fails).
+  stops.unshift(async () => {
+    await app.close();
+    await stopAuth();
+  });
+  await listen(app, config);
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  service.url = config.publicUrl ?? listenUrl;
+  store.lock?.update({ adminUrl: listenUrl, adminToken });
+  service.app = app;
+  // Only once the port is ours: a start that cannot listen must not use up the one-time key and link
+  // of an empty store (they are printed once, by the caller, after this returns).
+  if (!options.skipBootstrap) service.bootstrap = await bootstrapIfEmpty(store.db, keys);
 }
 
 /** Listens on HOST:PORT; a port in use is a configuration problem that names the variable to change. */
