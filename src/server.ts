@@ -29,6 +29,7 @@ import { deriveServiceKeys, loadOrCreateMasterSecret, type ServiceKeys } from '.
 import { createSchedule } from './webhooks/schedule.ts';
 import { createSecretBox, type SecretBox } from './webhooks/signing-secrets.ts';
 import { CheckWorker } from './workers/check-worker.ts';
+import { ScorecardRecorder } from './workers/payer-scorecard.ts';
 import { startRetention } from './workers/retention.ts';
 import { WebhookDispatcher } from './workers/webhook-dispatcher.ts';
 
@@ -100,12 +101,23 @@ export async function startService(config: Config, options: StartOptions = {}): 
     const master = config.secretKey ?? loadOrCreateMasterSecret(config.dataDir);
     const keys = deriveServiceKeys(master);
     const resolvePayer = (id: string) => directory.resolvePayer(id);
-    const metrics = new Metrics(store.db, (id) => {
-      const entry = resolvePayer(id);
-      return (
-        entry && { id: entry.tradingPartnerServiceId, connector: entry.connectorType ?? entry.connector.name }
-      );
-    });
+    const metrics = new Metrics(
+      store.db,
+      (id) => {
+        const entry = resolvePayer(id);
+        return (
+          entry && {
+            id: entry.tradingPartnerServiceId,
+            connector: entry.connectorType ?? entry.connector.name,
+          }
+        );
+      },
+      { maxPayers: config.metricsPayerLabels, directorySize: directory.entries.length },
+    );
+    const stopPayerLabels = metrics.startPayerLabels((err) =>
+      log.warn({ err }, 'ranking payers for metric labels failed; keeping the last ranking'),
+    );
+    stops.push(async () => stopPayerLabels());
     const box = createSecretBox(keys.secretBoxKey);
     const service: Service = {
       config,
@@ -134,6 +146,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
           workerLog.warn({ payer, state }, 'payer circuit breaker changed state');
         },
       });
+      // Payer scorecard counts, added to the store every few seconds (src/workers/payer-scorecard.ts).
+      const scorecard = new ScorecardRecorder({ db: store.db, log: workerLog });
+      scorecard.start();
       const worker = new CheckWorker({
         db: store.db,
         log: workerLog,
@@ -152,8 +167,21 @@ export async function startService(config: Config, options: StartOptions = {}): 
         senderId: config.x12SenderId,
         senderQualifier: config.x12SenderQualifier,
         identityKey: keys.patientIdentityKey,
-        onFinished: (e) => metrics.finished(e),
-        onPayerCall: (e) => metrics.payerCalled(e.tradingPartnerServiceId, e.outcome, e.durationMs),
+        onFinished: (e) => {
+          metrics.finished(e);
+          if (!e.connection || !e.benefitSource) return;
+          metrics.benefitSource(e.tradingPartnerServiceId, e.connection, e.benefitSource);
+          scorecard.checkFinished({
+            ...e,
+            payerId: e.tradingPartnerServiceId,
+            source: e.benefitSource,
+            connection: e.connection,
+          });
+        },
+        onPayerCall: (e) => {
+          metrics.payerCalled(e.tradingPartnerServiceId, e.outcome, e.durationMs, e.connection);
+          scorecard.callMade({ ...e, payerId: e.tradingPartnerServiceId });
+        },
       });
       const schedule = createSchedule({ scale: options.webhookScheduleScale ?? 1 });
       const dispatcher = new WebhookDispatcher({
@@ -188,6 +216,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       stops.push(
         () => scheduler.stop(),
         () => worker.stop(),
+        () => scorecard.stop(),
         () => dispatcher.stop(),
         stopRetention,
         // Gateway connectors keep keep-alive pools; once no check is in flight they can go.

@@ -4,6 +4,7 @@
  * attempt budget is spent (then the check FAILS with SH02). The loop itself is the shared QueueRunner.
  */
 import type { Logger } from 'pino';
+import { type BenefitSource, benefitSource } from '../benefits/source.ts';
 import { reusedBody } from '../checks/check-history.ts';
 import { finishCheck } from '../checks/finish.ts';
 import { serviceFailure } from '../checks/outcome.ts';
@@ -75,12 +76,23 @@ export interface CheckWorkerOptions {
   batchRetryMs?: number;
   onDeferred?: (event: { tradingPartnerServiceId: string; reason: string }) => void;
   /** Observability hook (metrics). */
-  onFinished?: (event: { tradingPartnerServiceId: string; status: string; durationMs: number }) => void;
+  onFinished?: (event: {
+    tradingPartnerServiceId: string;
+    status: string;
+    durationMs: number;
+    /** The connection of the payer (until the network lands: its connector type); none for an unknown payer. */
+    connection?: string;
+    /** Where the product service types came from; only for a COMPLETED check answered by a payer call now. */
+    benefitSource?: BenefitSource;
+  }) => void;
   onPayerCall?: (event: {
     tradingPartnerServiceId: string;
     connector: string;
+    /** The connection the call went through (until the network lands: the connector type). */
+    connection: string;
     outcome: PayerCallOutcome;
     durationMs: number;
+    aaaCodes?: string[];
   }) => void;
 }
 
@@ -256,8 +268,10 @@ export class CheckWorker {
     this.opts.onPayerCall?.({
       tradingPartnerServiceId: payer.tradingPartnerServiceId,
       connector,
+      connection: connector,
       outcome: call.outcome,
       durationMs: call.durationMs,
+      aaaCodes: call.aaaCodes,
     });
   }
 
@@ -351,10 +365,16 @@ export class CheckWorker {
       },
       'check finished',
     );
+    const payer = this.opts.resolvePayer(row.tradingPartnerServiceId);
     this.opts.onFinished?.({
       tradingPartnerServiceId: row.tradingPartnerServiceId,
       status: done.status,
       durationMs,
+      connection: payer && (payer.connectorType ?? payer.connector.name),
+      benefitSource:
+        done.status === 'COMPLETED' && !history?.reusedFrom
+          ? benefitSource(JSON.parse(done.body))
+          : undefined,
     });
   }
 

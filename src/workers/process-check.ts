@@ -47,6 +47,8 @@ export interface PayerCall {
   exchangeId?: string;
   /** Our trace (270 TRN02 and BHT03). */
   traceNumber: string;
+  /** The AAA03 codes of a 271 that carries rejections (the payer scorecard counts them by code). */
+  aaaCodes?: string[];
 }
 
 export interface ProcessOptions {
@@ -120,8 +122,14 @@ export async function processCheck(
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const started = performance.now();
   let exchangeId: string | undefined;
-  const called = (outcome: PayerCallOutcome) =>
-    opts.onPayerCall?.({ outcome, durationMs: performance.now() - started, exchangeId, traceNumber });
+  const called = (outcome: PayerCallOutcome, aaaCodes?: string[]) =>
+    opts.onPayerCall?.({
+      outcome,
+      durationMs: performance.now() - started,
+      exchangeId,
+      traceNumber,
+      aaaCodes,
+    });
   let x12_271: string;
   try {
     x12_271 = await payer.connector.send(x12_270, {
@@ -163,10 +171,10 @@ export async function processCheck(
   }
   const transient = parsed.rejections.find((r) => TRANSIENT_AAA.has(r.code) && !r.loop.startsWith('2110'));
   if (transient) {
-    called('transient');
+    called('transient', [transient.code]);
     return { kind: 'transient', reason: `payer answered AAA ${transient.code}` };
   }
-  called('ok');
+  called('ok', parsed.errors.length > 0 ? parsed.errors.map((e) => e.code) : undefined);
   if (parsed.errors.length > 0) {
     const codes = parsed.errors.map((e) => e.code).join(',');
     return failed(failedBody(ctx, parsed.errors, parsed), `AAA:${codes}`);
