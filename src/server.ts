@@ -276,6 +276,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
         batchMaxPendingChecks: config.batchMaxPendingChecks,
         monitorMaxPerOrganization: config.monitorMaxPerOrganization,
         listenUrl: () => listenUrl,
+        operatorOrganizationId: config.operatorOrganizationId,
       });
       const stopAuth = await auth.start();
       // Stop accepting requests first, then let the workers finish (also when listening fails).

@@ -6,8 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { Db } from '../../store/db.ts';
-import { readScorecard } from '../../store/payer-call-stats.ts';
-import { scorecardCard } from '../../workers/payer-scorecard.ts';
+import { scorecardOverview } from '../../workers/payer-scorecard-read.ts';
 import { errorResponses, jsonResponse } from '../openapi.ts';
 import { operatorGate } from '../operator-token.ts';
 
@@ -74,15 +73,6 @@ const Scorecard = Type.Object(
   { $id: 'Scorecard' },
 );
 
-/** What the connection list may hold: connections are few (the configured ones). */
-const MAX_CONNECTIONS = 1000;
-
-/** The start of the window: the hour `hours - 1` before the current one (a window counts whole hours). */
-export function windowStart(hours: number, now = new Date()): Date {
-  const hour = Math.floor(now.getTime() / 3_600_000) - (hours - 1);
-  return new Date(hour * 3_600_000);
-}
-
 export interface OperatorRouteOptions {
   db: Db;
   /** METRICS_TOKEN; unset: the routes answer 404. */
@@ -116,19 +106,7 @@ export const operatorScorecardRoute: FastifyPluginAsyncTypebox<OperatorRouteOpti
     },
     async (request) => {
       const { hours = 24, limit = 50, offset = 0 } = request.query;
-      const since = windowStart(hours);
-      const connections = await readScorecard(db, { since, by: 'connection', limit: MAX_CONNECTIONS });
-      const payers = await readScorecard(db, { since, by: 'payer', limit, offset });
-      return {
-        window: { hours, since: since.toISOString() },
-        connections: connections.lines.map((l) => scorecardCard(l.key, l)),
-        payers: {
-          items: payers.lines.map((l) => scorecardCard(l.key, l)),
-          total: payers.total,
-          limit,
-          offset,
-        },
-      };
+      return scorecardOverview(db, { hours, limit, offset });
     },
   );
 };

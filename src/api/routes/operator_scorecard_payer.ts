@@ -4,12 +4,11 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { readScorecard } from '../../store/payer-call-stats.ts';
-import { scorecardCard } from '../../workers/payer-scorecard.ts';
+import { payerScorecard } from '../../workers/payer-scorecard-read.ts';
 import { notFound } from '../errors.ts';
 import { errorResponses, jsonResponse } from '../openapi.ts';
 import { operatorGate } from '../operator-token.ts';
-import { type OperatorRouteOptions, ScorecardCardSchema, windowStart } from './operator_scorecard.ts';
+import { type OperatorRouteOptions, ScorecardCardSchema } from './operator_scorecard.ts';
 
 const PayerScorecard = Type.Object(
   {
@@ -19,9 +18,6 @@ const PayerScorecard = Type.Object(
   },
   { $id: 'PayerScorecard' },
 );
-
-/** A payer's connections: a failover list names a handful. */
-const MAX_CONNECTIONS = 100;
 
 export const operatorScorecardPayerRoute: FastifyPluginAsyncTypebox<OperatorRouteOptions> = async (
   app,
@@ -53,21 +49,9 @@ export const operatorScorecardPayerRoute: FastifyPluginAsyncTypebox<OperatorRout
     },
     async (request) => {
       const { hours = 24 } = request.query;
-      const since = windowStart(hours);
-      const { id } = request.params;
-      const [total] = (await readScorecard(db, { since, by: 'payer', payerId: id, limit: 1 })).lines;
-      if (!total) throw notFound('No calls of this payer in the window.');
-      const connections = await readScorecard(db, {
-        since,
-        by: 'connection',
-        payerId: id,
-        limit: MAX_CONNECTIONS,
-      });
-      return {
-        window: { hours, since: since.toISOString() },
-        payer: scorecardCard(total.key, total),
-        connections: connections.lines.map((l) => scorecardCard(l.key, l)),
-      };
+      const card = await payerScorecard(db, request.params.id, hours);
+      if (!card) throw notFound('No calls of this payer in the window.');
+      return card;
     },
   );
 };
