@@ -353,7 +353,7 @@ export const heartbeat = pgTable('heartbeat', {
 });
 
 /**
- * The payer scorecard (docs/operations.md "Scorecard"): counts per payer, connection and hour, never a check
+ * The payer scorecard (docs/payers.md "Scorecard"): counts per payer, connection and hour, never a check
  * id or anything of a patient. Each worker process adds up its own calls in memory and adds them here every
  * few seconds with one upsert per row (src/store/payer-call-stats.ts), so the processes' counts add up.
  */

@@ -1,5 +1,5 @@
 /**
- * The payer scorecard (docs/operations.md "Scorecard"): each worker process counts its payer calls and
+ * The payer scorecard (docs/payers.md "Scorecard"): each worker process counts its payer calls and
  * finished checks per payer, connection and hour in memory, and adds them to `payer_call_stats` every few
  * seconds (src/store/payer-call-stats.ts), so several processes add up. Readers (the operator API and portal
  * page) turn summed counts into a card: shares, p50/p95 latency from the fixed buckets, last success.

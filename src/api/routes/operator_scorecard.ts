@@ -1,5 +1,5 @@
 /**
- * GET /operator/scorecard: the payer scorecard of the service's operators (docs/operations.md "Scorecard"):
+ * GET /operator/scorecard: the payer scorecard of the service's operators (docs/payers.md "Scorecard"):
  * per connection and per payer, most calls first, over the last `hours`. Counts only, across every
  * organization: no check id, no patient, no organization. Behind the METRICS_TOKEN bearer (operator-token.ts).
  */

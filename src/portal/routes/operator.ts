@@ -1,5 +1,5 @@
 /**
- * The operators' Scorecard pages (docs/operations.md "Scorecard"): counts per connection and payer across
+ * The operators' Scorecard pages (docs/payers.md "Scorecard"): counts per connection and payer across
  * every organization, so only owners of OPERATOR_ORGANIZATION_ID see them; to everyone else they are a 404
  * like any address that is not there. Counts only: no check, patient or organization is named.
  */
