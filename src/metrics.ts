@@ -42,14 +42,13 @@ export class Metrics {
   private readonly payerLabelled: (Counter<string> | Gauge<string> | Histogram<string>)[];
   /** The payers named when the directory is larger than the bound; undefined: every payer is named. */
   private named: Set<string> | undefined;
+  private maxPayers = 0;
 
   constructor(
     private readonly db: Db,
     /** The directory's entry for an id or alias: its canonical id and connector type. */
     private readonly payerOf: (id: string) => { id: string; connector: string } | undefined,
-    private readonly labels: PayerLabelOptions = { maxPayers: 50, directorySize: 0 },
   ) {
-    if (labels.directorySize > labels.maxPayers) this.named = new Set();
     const r = this.registry;
     const counter = <L extends string>(name: string, help: string, labelNames: L[] = []) =>
       new Counter<L>({ name, help, labelNames, registers: [r] });
@@ -144,6 +143,12 @@ export class Metrics {
       : { payer: 'unknown', connector: 'unknown' };
   }
 
+  /** Bounds the payer label (until called, every payer is named: a directory of a few payers needs no bound). */
+  boundPayerLabels(options: PayerLabelOptions): void {
+    this.maxPayers = options.maxPayers;
+    this.named = options.directorySize > options.maxPayers ? new Set() : undefined;
+  }
+
   /**
    * Names the payers with the most calls in the last day (when the directory is larger than the bound) and
    * removes the series of those no longer named. Reads the store: call it on a timer (`startPayerLabels`).
@@ -151,7 +156,7 @@ export class Metrics {
   async refreshPayerLabels(now = new Date()): Promise<void> {
     if (!this.named) return;
     const since = new Date(now.getTime() - RANKING_WINDOW_MS);
-    const top = new Set(await topPayersByCalls(this.db, since, this.labels.maxPayers));
+    const top = new Set(await topPayersByCalls(this.db, since, this.maxPayers));
     const dropped = [...this.named].filter((p) => !top.has(p));
     this.named = top;
     if (dropped.length > 0) await this.removePayerSeries(new Set(dropped));

@@ -101,19 +101,16 @@ export async function startService(config: Config, options: StartOptions = {}): 
     const master = config.secretKey ?? loadOrCreateMasterSecret(config.dataDir);
     const keys = deriveServiceKeys(master);
     const resolvePayer = (id: string) => directory.resolvePayer(id);
-    const metrics = new Metrics(
-      store.db,
-      (id) => {
-        const entry = resolvePayer(id);
-        return (
-          entry && {
-            id: entry.tradingPartnerServiceId,
-            connector: entry.connectorType ?? entry.connector.name,
-          }
-        );
-      },
-      { maxPayers: config.metricsPayerLabels, directorySize: directory.entries.length },
-    );
+    const metrics = new Metrics(store.db, (id) => {
+      const entry = resolvePayer(id);
+      return (
+        entry && { id: entry.tradingPartnerServiceId, connector: entry.connectorType ?? entry.connector.name }
+      );
+    });
+    metrics.boundPayerLabels({
+      maxPayers: config.metricsPayerLabels,
+      directorySize: directory.entries.length,
+    });
     const stopPayerLabels = metrics.startPayerLabels((err) =>
       log.warn({ err }, 'ranking payers for metric labels failed; keeping the last ranking'),
     );

@@ -50,7 +50,8 @@ test('10,000 payers produce at most N + 1 payer label values (N named, "other"),
     store.db,
     PAYERS.map((payerId, k) => ({ payerId, connection: 'stedi', hour, ...emptyCounts(), calls: 10_000 - k })),
   );
-  const metrics = new Metrics(store.db, directory, { maxPayers: 50, directorySize: PAYERS.length });
+  const metrics = new Metrics(store.db, directory);
+  metrics.boundPayerLabels({ maxPayers: 50, directorySize: PAYERS.length });
   await metrics.refreshPayerLabels(now);
   everyPayerOnce(metrics);
   const labels = await payerLabels(metrics);
@@ -87,7 +88,8 @@ test('10,000 payers produce at most N + 1 payer label values (N named, "other"),
 });
 
 test('a directory no larger than the bound names every payer, without reading the store', async () => {
-  const metrics = new Metrics(store.db, directory, { maxPayers: 50, directorySize: 3 });
+  const metrics = new Metrics(store.db, directory);
+  metrics.boundPayerLabels({ maxPayers: 50, directorySize: 3 });
   await metrics.refreshPayerLabels();
   for (const id of ['P00001', 'P09998', 'P05000']) metrics.submitted(id);
   assert.deepEqual([...(await payerLabels(metrics))].sort(), ['P00001', 'P05000', 'P09998']);
