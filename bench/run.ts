@@ -4,7 +4,17 @@
  */
 import { existsSync } from 'node:fs';
 
-const ALL = ['x12', 'submit-status', 'webhooks', 'scale', 'status-at-scale', 'memory', 'connectors', 'batch'];
+const ALL = [
+  'x12',
+  'submit-status',
+  'webhooks',
+  'scale',
+  'status-at-scale',
+  'memory',
+  'connectors',
+  'batch',
+  'scorecard',
+];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 for (const name of wanted) {
   const file = new URL(`./${name}.ts`, import.meta.url);

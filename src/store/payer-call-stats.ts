@@ -110,6 +110,13 @@ export async function addPayerCallStats(db: Queryable, rows: readonly PayerCallS
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * The payer id of a connection's own rows: writers add every call and check to its payer's row and to this
+ * row of its connection, so a connection's card reads a few rows per hour rather than every payer's.
+ * No payer has this id (directory ids are letters and digits).
+ */
+export const ALL_PAYERS = '*';
+
 /** One line of a scorecard: the summed counts of one payer or one connection over the window. */
 export interface ScorecardLine extends PayerCallCounts {
   key: string;
@@ -131,51 +138,91 @@ export interface ScorecardQuery {
   offset?: number;
 }
 
-const KEY_COLUMN = { payer: 'payer_id', connection: 'connection' } as const;
+/** `sum(latency_buckets[1])::float8 AS b1, …`: one pass sums the buckets (an array subscript per row is cheap). */
+const BUCKET_SUMS = Array.from(
+  { length: LATENCY_BUCKETS_MS.length + 1 },
+  (_, k) => `coalesce(sum(latency_buckets[${k + 1}]), 0)::float8 AS b${k + 1}`,
+).join(', ');
+
+/**
+ * The rows a query sums ($1 the window's start, $2 the payer or null): a payer's, or every payer's but the
+ * connections' own; per connection, the connections' own rows (or, for one payer, that payer's rows).
+ */
+function scope(q: ScorecardQuery): { key: string; where: string } {
+  return q.by === 'connection'
+    ? { key: 'connection', where: `hour >= $1 AND payer_id = coalesce($2::text, '${ALL_PAYERS}')` }
+    : {
+        key: 'payer_id',
+        where: `hour >= $1 AND payer_id <> '${ALL_PAYERS}' AND ($2::text IS NULL OR payer_id = $2)`,
+      };
+}
 
 /**
  * The lines of the window, most calls first (then by key), `limit` from `offset`, and how many there are.
- * Sums are float8 so that no window overflows an integer; they are whole numbers.
+ * First the page's keys (one grouped pass over the calls alone), then their full sums and AAA codes through
+ * the primary key. Sums are float8 so that no window overflows an integer; they are whole numbers.
  */
 export async function readScorecard(db: Queryable, q: ScorecardQuery): Promise<ScorecardPage> {
-  const key = KEY_COLUMN[q.by];
-  const { rows } = await db.query<ScorecardLine & { total: number }>(
-    `WITH w AS (SELECT * FROM payer_call_stats WHERE hour >= $1 AND ($2::text IS NULL OR payer_id = $2)),
-          g AS (SELECT ${key} AS key, sum(calls)::float8 AS calls, sum(completed)::float8 AS completed,
-                       sum(aaa)::float8 AS aaa, sum(transient)::float8 AS transient,
-                       sum(rejected)::float8 AS rejected, sum(errors)::float8 AS errors,
-                       sum(latency_total_ms)::float8 AS "latencyTotalMs",
-                       sum(source_payer_rows)::float8 AS "sourcePayerRows",
-                       sum(source_plan_fallback)::float8 AS "sourcePlanFallback",
-                       sum(source_none)::float8 AS "sourceNone",
-                       max(last_success_at) AS "lastSuccessAt", (count(*) OVER ())::float8 AS total
-                  FROM w GROUP BY ${key}
-                 ORDER BY calls DESC, key LIMIT $3 OFFSET $4)
-     SELECT g.*,
-            ARRAY(SELECT sum(u.v)::float8 FROM w, unnest(w.latency_buckets) WITH ORDINALITY AS u(v, i)
-                   WHERE w.${key} = g.key GROUP BY u.i ORDER BY u.i) AS "latencyBuckets",
-            (SELECT coalesce(jsonb_object_agg(c.code, c.n), '{}'::jsonb)
-               FROM (SELECT e.key AS code, sum(e.value::int) AS n FROM w, jsonb_each_text(w.aaa_codes) AS e
-                      WHERE w.${key} = g.key GROUP BY e.key) AS c) AS "aaaCodes"
-       FROM g ORDER BY g.calls DESC, g.key`,
-    [q.since, q.payerId ?? null, q.limit, q.offset ?? 0],
+  const { key, where } = scope(q);
+  const params = [q.since, q.payerId ?? null];
+  const page = await db.query<{ key: string; total: number }>(
+    `SELECT ${key} AS key, (count(*) OVER ())::float8 AS total FROM payer_call_stats WHERE ${where}
+      GROUP BY ${key} ORDER BY sum(calls) DESC, ${key} LIMIT $3 OFFSET $4`,
+    [...params, q.limit, q.offset ?? 0],
   );
-  const total = rows[0]?.total ?? 0;
+  if (page.rows.length === 0) return { total: 0, lines: [] };
+  const keys = page.rows.map((r) => r.key);
+  const sums = await db.query<Record<string, unknown>>(
+    `SELECT ${key} AS key, sum(calls)::float8 AS calls, sum(completed)::float8 AS completed,
+            sum(aaa)::float8 AS aaa, sum(transient)::float8 AS transient, sum(rejected)::float8 AS rejected,
+            sum(errors)::float8 AS errors, sum(latency_total_ms)::float8 AS "latencyTotalMs",
+            sum(source_payer_rows)::float8 AS "sourcePayerRows",
+            sum(source_plan_fallback)::float8 AS "sourcePlanFallback", sum(source_none)::float8 AS "sourceNone",
+            max(last_success_at) AS "lastSuccessAt", ${BUCKET_SUMS}
+       FROM payer_call_stats WHERE ${where} AND ${key} = ANY($3::text[]) GROUP BY ${key}`,
+    [...params, keys],
+  );
+  const codes = await db.query<{ key: string; code: string; n: number }>(
+    `SELECT ${key} AS key, e.key AS code, sum(e.value::int)::float8 AS n
+       FROM payer_call_stats, jsonb_each_text(aaa_codes) AS e
+      WHERE ${where} AND ${key} = ANY($3::text[]) AND aaa > 0 GROUP BY ${key}, e.key`,
+    [...params, keys],
+  );
+  const byKey = new Map(sums.rows.map((r) => [String(r.key), r]));
   return {
-    total,
-    lines: rows.map(({ total: _, ...line }) => ({ ...line, aaaCodes: numbers(line.aaaCodes) })),
+    total: Number(page.rows[0]!.total),
+    lines: keys.map((k) => {
+      const line = lineOf(k, byKey.get(k) ?? {});
+      for (const c of codes.rows) if (c.key === k) line.aaaCodes[c.code] = Number(c.n);
+      return line;
+    }),
   };
 }
 
-/** jsonb_object_agg's values are numbers already; this keeps the type honest if a driver gives strings. */
-function numbers(codes: Record<string, unknown>): Record<string, number> {
-  return Object.fromEntries(Object.entries(codes).map(([code, n]) => [code, Number(n)]));
+function lineOf(key: string, row: Record<string, unknown>): ScorecardLine {
+  const n = (name: string) => Number(row[name] ?? 0);
+  return {
+    key,
+    calls: n('calls'),
+    completed: n('completed'),
+    aaa: n('aaa'),
+    transient: n('transient'),
+    rejected: n('rejected'),
+    errors: n('errors'),
+    aaaCodes: {},
+    latencyBuckets: Array.from({ length: LATENCY_BUCKETS_MS.length + 1 }, (_, k) => n(`b${k + 1}`)),
+    latencyTotalMs: n('latencyTotalMs'),
+    sourcePayerRows: n('sourcePayerRows'),
+    sourcePlanFallback: n('sourcePlanFallback'),
+    sourceNone: n('sourceNone'),
+    lastSuccessAt: (row.lastSuccessAt as Date | null) ?? null,
+  };
 }
 
 /** The `limit` payers with the most calls since `since` (ties by id): the ones metrics may name. */
 export async function topPayersByCalls(db: Queryable, since: Date, limit: number): Promise<string[]> {
   const { rows } = await db.query<{ payerId: string }>(
-    `SELECT payer_id AS "payerId" FROM payer_call_stats WHERE hour >= $1
+    `SELECT payer_id AS "payerId" FROM payer_call_stats WHERE hour >= $1 AND payer_id <> '${ALL_PAYERS}'
       GROUP BY payer_id ORDER BY sum(calls) DESC, payer_id LIMIT $2`,
     [since, limit],
   );

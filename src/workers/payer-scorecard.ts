@@ -9,6 +9,7 @@ import type { BenefitSource } from '../benefits/source.ts';
 import type { Db } from '../store/db.ts';
 import { createFaultReporter } from '../store/faults.ts';
 import {
+  ALL_PAYERS,
   addPayerCallStats,
   emptyCounts,
   LATENCY_BUCKETS_MS,
@@ -126,27 +127,31 @@ export class ScorecardRecorder {
   }
 
   callMade(call: ScoredCall): void {
-    const row = this.row(call.payerId, call.connection);
-    row.calls++;
     const outcome = scorecardOutcome(call.outcome, call.aaaCodes);
-    if (outcome === 'error') row.errors++;
-    else row[outcome]++;
-    if (outcome === 'aaa')
-      for (const code of call.aaaCodes ?? []) {
-        const key = aaaKey(code);
-        row.aaaCodes[key] = (row.aaaCodes[key] ?? 0) + 1;
-      }
-    row.latencyBuckets[latencyBucket(call.durationMs)]!++;
-    row.latencyTotalMs += call.durationMs;
+    const bucket = latencyBucket(call.durationMs);
     // A 271 that answers the inquiry, with or without AAA: the payer and the connection work.
-    if (call.outcome === 'ok') row.lastSuccessAt = this.now();
+    const success = call.outcome === 'ok' ? this.now() : undefined;
+    for (const row of this.rows(call.payerId, call.connection)) {
+      row.calls++;
+      if (outcome === 'error') row.errors++;
+      else row[outcome]++;
+      if (outcome === 'aaa')
+        for (const code of call.aaaCodes ?? []) {
+          const key = aaaKey(code);
+          row.aaaCodes[key] = (row.aaaCodes[key] ?? 0) + 1;
+        }
+      row.latencyBuckets[bucket]!++;
+      row.latencyTotalMs += call.durationMs;
+      if (success) row.lastSuccessAt = success;
+    }
   }
 
   checkFinished(check: { payerId: string; connection: string; source: BenefitSource }): void {
-    const row = this.row(check.payerId, check.connection);
-    if (check.source === 'payer-rows') row.sourcePayerRows++;
-    else if (check.source === 'plan-fallback') row.sourcePlanFallback++;
-    else row.sourceNone++;
+    for (const row of this.rows(check.payerId, check.connection)) {
+      if (check.source === 'payer-rows') row.sourcePayerRows++;
+      else if (check.source === 'plan-fallback') row.sourcePlanFallback++;
+      else row.sourceNone++;
+    }
   }
 
   /** Adds what was counted since the last flush to the store; on failure the counts wait for the next. */
@@ -191,8 +196,13 @@ export class ScorecardRecorder {
     return this.opts.now?.() ?? new Date();
   }
 
-  private row(payerId: string, connection: string): PayerCallStatsRow {
+  /** The payer's row and its connection's own row (ALL_PAYERS) of the current hour. */
+  private rows(payerId: string, connection: string): [PayerCallStatsRow, PayerCallStatsRow] {
     const hour = new Date(Math.floor(this.now().getTime() / HOUR_MS) * HOUR_MS);
+    return [this.row(payerId, connection, hour), this.row(ALL_PAYERS, connection, hour)];
+  }
+
+  private row(payerId: string, connection: string, hour: Date): PayerCallStatsRow {
     const key = `${payerId}\u0000${connection}\u0000${hour.getTime()}`;
     let row = this.pending.get(key);
     if (!row) {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createPortalUser, issuePasswordResetLink } from '../../src/portal/index.ts';
-import { addPayerCallStats, emptyCounts } from '../../src/store/payer-call-stats.ts';
+import { ALL_PAYERS, addPayerCallStats, emptyCounts } from '../../src/store/payer-call-stats.ts';
 import { createOrganization } from '../../src/tenancy/organizations.ts';
 import { type PortalHarness, signIn, signInWithLink, startPortal } from './helpers.ts';
 
@@ -22,21 +22,23 @@ before(async () => {
   const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
   const latencyBuckets = emptyCounts().latencyBuckets;
   latencyBuckets[2] = 10;
+  const counts = {
+    connection: 'stedi',
+    hour,
+    ...emptyCounts(),
+    calls: 10,
+    completed: 8,
+    aaa: 2,
+    aaaCodes: { '75': 2 },
+    latencyBuckets,
+    sourcePayerRows: 6,
+    sourcePlanFallback: 2,
+    lastSuccessAt: hour,
+  };
+  // The payer's row, and its connection's own row, as the recorder writes them.
   await addPayerCallStats(h.service.store.db, [
-    {
-      payerId: 'ACME',
-      connection: 'stedi',
-      hour,
-      ...emptyCounts(),
-      calls: 10,
-      completed: 8,
-      aaa: 2,
-      aaaCodes: { '75': 2 },
-      latencyBuckets,
-      sourcePayerRows: 6,
-      sourcePlanFallback: 2,
-      lastSuccessAt: hour,
-    },
+    { payerId: 'ACME', ...counts },
+    { payerId: ALL_PAYERS, ...counts },
   ]);
 });
 after(async () => {

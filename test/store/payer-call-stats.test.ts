@@ -136,6 +136,16 @@ test('two recorders (two worker processes) flushing the same payer and hour add 
     13,
   );
   assert.equal(line.lastSuccessAt?.toISOString(), '2026-11-28T11:30:00.000Z');
+  // The connection's card reads the connection's own rows, which the recorders wrote beside the payer's.
+  const connections = await readScorecard(db, {
+    since: new Date('2026-11-28T11:00:00Z'),
+    by: 'connection',
+    limit: 5,
+  });
+  assert.deepEqual(
+    connections.lines.map((l) => [l.key, l.calls, l.aaa]),
+    [['c1', 13, 1]],
+  );
 });
 
 test('a window reads lines most calls first, paginated, with the total; connections sum their payers', async () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pino from 'pino';
 import type { Db } from '../../src/store/db.ts';
-import { emptyCounts, LATENCY_BUCKETS_MS, type PayerCallStatsRow } from '../../src/store/payer-call-stats.ts';
+import { emptyCounts, LATENCY_BUCKETS_MS } from '../../src/store/payer-call-stats.ts';
 import {
   latencyBucket,
   latencyPercentileMs,
@@ -78,13 +78,14 @@ test("a card's shares add up, and a card without calls has no latency", () => {
 
 /** A store that records what the recorder writes, failing the first `failures` writes. */
 function fakeDb(failures = 0) {
-  const written: PayerCallStatsRow[][] = [];
+  /** Each flush's rows as the statement receives them (snake_case JSON). */
+  const written: Record<string, unknown>[][] = [];
   let left = failures;
   const db = {
     query: async (_sql: string, params?: unknown[]) => {
       if (left-- > 0) throw new Error('database away');
       const rows = JSON.parse(String(params?.[0])) as Record<string, unknown>[];
-      written.push(rows.map((r) => ({ ...emptyCounts(), ...r }) as unknown as PayerCallStatsRow));
+      written.push(rows);
       return { rows: [], rowCount: rows.length };
     },
   } as unknown as Db;
@@ -103,13 +104,26 @@ test('the recorder writes one row per payer, connection and hour, with the AAA c
   recorder.checkFinished({ payerId: 'A', connection: 'c', source: 'plan-fallback' });
   await recorder.flush();
   const rows = written[0]!;
-  assert.equal(rows.length, 3);
-  const byKey = Object.fromEntries(rows.map((r) => [`${r.connection} ${r.hour}`, r]));
-  const first = byKey['c 2026-11-28T10:00:00.000Z'] as unknown as Record<string, unknown>;
+  assert.equal(rows.length, 6, "3 of the payer, and the same 3 as each connection's own (payer '*')");
+  const byKey = Object.fromEntries(rows.map((r) => [`${r.payer_id} ${r.connection} ${r.hour}`, r]));
+  assert.deepEqual(Object.keys(byKey).sort(), [
+    '* c 2026-11-28T10:00:00.000Z',
+    '* c 2026-11-28T11:00:00.000Z',
+    '* d 2026-11-28T10:00:00.000Z',
+    'A c 2026-11-28T10:00:00.000Z',
+    'A c 2026-11-28T11:00:00.000Z',
+    'A d 2026-11-28T10:00:00.000Z',
+  ]);
+  const first = byKey['A c 2026-11-28T10:00:00.000Z']!;
   assert.deepEqual([first.calls, first.completed, first.aaa], [2, 1, 1]);
   assert.deepEqual(first.aaa_codes, { '75': 1, other: 1 }, 'a code that is not one counts as other');
   assert.equal(first.last_success_at, '2026-11-28T10:59:59.000Z');
-  const next = byKey['c 2026-11-28T11:00:00.000Z'] as unknown as Record<string, unknown>;
+  assert.deepEqual(
+    byKey['* c 2026-11-28T10:00:00.000Z'],
+    { ...first, payer_id: '*' },
+    'the connection counts the same',
+  );
+  const next = byKey['A c 2026-11-28T11:00:00.000Z']!;
   assert.deepEqual([next.calls, next.rejected, next.source_plan_fallback], [1, 1, 1]);
   await recorder.flush();
   assert.equal(written.length, 1, 'nothing new: nothing written');
@@ -124,6 +138,12 @@ test('a failed flush keeps its counts for the next one, added to what came meanw
   assert.equal(written.length, 0);
   recorder.callMade({ payerId: 'A', connection: 'c', outcome: 'ok', durationMs: 10 });
   await recorder.stop();
-  const row = written[0]![0] as unknown as Record<string, unknown>;
-  assert.equal(row.calls, 2);
+  const rows = written[0]!;
+  assert.deepEqual(
+    rows.map((r) => [r.payer_id, r.calls]),
+    [
+      ['*', 2],
+      ['A', 2],
+    ],
+  );
 });
