@@ -360,8 +360,9 @@ export const heartbeat = pgTable('heartbeat', {
 export const payerCallStats = pgTable(
   'payer_call_stats',
   {
+    /** The payer's canonical id; `*` (ALL_PAYERS): the connection's own row, the sum of its payers'. */
     payerId: text('payer_id').notNull(),
-    /** The connection the calls went through (NETWORK-DESIGN: a named connection, or `payer:<id>`). */
+    /** The connection the calls went through (a named connection, or `payer:<id>` for an inline connector). */
     connection: text('connection').notNull(),
     /** The start of the UTC hour the calls were made in. */
     hour: timestamp('hour', { withTimezone: true }).notNull(),
