@@ -16,6 +16,7 @@ const ALL = [
   'payer-import',
   'clearinghouse',
   'payer-search',
+  'scorecard',
 ];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 for (const name of wanted) {

@@ -207,7 +207,22 @@ export const ConfigSchema = Type.Object({
     Type.String({
       minLength: 16,
       env: 'METRICS_TOKEN',
-      description: 'When set, `/metrics` requires `Authorization: Bearer <token>`.',
+      description:
+        'When set, `/metrics` requires `Authorization: Bearer <token>`, and the operator scorecard API (`/operator/scorecard`) is served to this bearer token. Unset: `/metrics` is open and `/operator/scorecard` answers 404.',
+    }),
+  ),
+  metricsPayerLabels: Int(0, 1000, {
+    env: 'METRICS_PAYER_LABELS',
+    default: 50,
+    description:
+      'Most payers metrics name in their `payer` label: with more payers in the directory, the ones with the most calls in the last day are named and the rest count as `other`.',
+  }),
+  operatorOrganizationId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      env: 'OPERATOR_ORGANIZATION_ID',
+      description:
+        "The organization whose owners are the service's operators: they see the portal's Scorecard page (payer and connection counts across every organization). Unset: no one does.",
     }),
   ),
   trustedProxies: Type.Array(Type.String({ minLength: 1 }), {

@@ -33,6 +33,7 @@ import { deriveServiceKeys, loadOrCreateMasterSecret, type ServiceKeys } from '.
 import { createSchedule } from './webhooks/schedule.ts';
 import { createSecretBox, type SecretBox } from './webhooks/signing-secrets.ts';
 import { CheckWorker } from './workers/check-worker.ts';
+import { ScorecardRecorder } from './workers/payer-scorecard.ts';
 import { startRetention } from './workers/retention.ts';
 import { WebhookDispatcher } from './workers/webhook-dispatcher.ts';
 
@@ -117,6 +118,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
         entry && { id: entry.tradingPartnerServiceId, connector: entry.connectorType ?? entry.connector.name }
       );
     });
+    metrics.boundPayerLabels({
+      maxPayers: config.metricsPayerLabels,
+      directorySize: directory.entries.length,
+    });
+    const stopPayerLabels = metrics.startPayerLabels((err) =>
+      log.warn({ err }, 'ranking payers for metric labels failed; keeping the last ranking'),
+    );
+    stops.push(async () => stopPayerLabels());
     const box = createSecretBox(keys.secretBoxKey);
     const service: Service = {
       config,
@@ -192,6 +201,9 @@ async function startWorkers(
       workerLog.warn({ payer, state }, 'payer circuit breaker changed state');
     },
   });
+  // Payer scorecard counts, added to the store every few seconds (src/workers/payer-scorecard.ts).
+  const scorecard = new ScorecardRecorder({ db: store.db, log: workerLog });
+  scorecard.start();
   // Account limits per connection: in memory on PGlite (one process), in the database on PostgreSQL.
   const limiter = new ConnectionLimiter({
     store: config.databaseUrl ? new DatabaseLimitStore(store.db) : new LocalLimitStore(),
@@ -218,8 +230,21 @@ async function startWorkers(
     senderId: config.x12SenderId,
     senderQualifier: config.x12SenderQualifier,
     identityKey: keys.patientIdentityKey,
-    onFinished: (e) => metrics.finished(e),
-    onPayerCall: (e) => metrics.payerCalled(e.tradingPartnerServiceId, e.outcome, e.durationMs),
+    onFinished: (e) => {
+      metrics.finished(e);
+      if (!e.connection || !e.benefitSource) return;
+      metrics.benefitSource(e.tradingPartnerServiceId, e.connection, e.benefitSource);
+      scorecard.checkFinished({
+        ...e,
+        payerId: e.tradingPartnerServiceId,
+        source: e.benefitSource,
+        connection: e.connection,
+      });
+    },
+    onPayerCall: (e) => {
+      metrics.payerCalled(e.tradingPartnerServiceId, e.outcome, e.durationMs, e.connection);
+      scorecard.callMade({ ...e, payerId: e.tradingPartnerServiceId });
+    },
   });
   const schedule = createSchedule({ scale: options.webhookScheduleScale ?? 1 });
   const dispatcher = new WebhookDispatcher({
@@ -250,6 +275,7 @@ async function startWorkers(
   stops.push(
     () => scheduler.stop(),
     () => worker.stop(),
+    () => scorecard.stop(),
     () => dispatcher.stop(),
     stopRetention,
   );
@@ -299,6 +325,7 @@ async function startApi(
     ...portalSettings(config),
     payers: directory,
     listenUrl: () => listenUrl,
+    operatorOrganizationId: config.operatorOrganizationId,
   });
   const stopAuth = await auth.start();
   // Stop accepting requests first, then let the workers finish (also when listening fails).

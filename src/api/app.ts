@@ -38,6 +38,8 @@ import { statusRoute } from './routes/eligibility_status.ts';
 import { submitRoute } from './routes/eligibility_submit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metricsRoute } from './routes/metrics.ts';
+import { operatorScorecardRoute } from './routes/operator_scorecard.ts';
+import { operatorScorecardPayerRoute } from './routes/operator_scorecard_payer.ts';
 import { payersListRoute } from './routes/payers_list.ts';
 import { rootRoute } from './routes/root.ts';
 
@@ -269,4 +271,7 @@ async function registerRoutes(app: FastifyInstance, opts: AppOptions, auth: ApiK
     payers: opts.payers ?? createPayerDirectory([]),
   });
   if (opts.metrics) await app.register(metricsRoute, { metrics: opts.metrics, token: settings.metricsToken });
+  // Served (with a 404 answer) without a token too, so the document always describes them.
+  await app.register(operatorScorecardRoute, { db: opts.db, token: settings.metricsToken });
+  await app.register(operatorScorecardPayerRoute, { db: opts.db, token: settings.metricsToken });
 }

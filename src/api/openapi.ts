@@ -139,6 +139,11 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
           description: 'Recurring checks of one patient: every N days, or before each appointment.',
         },
         { name: 'Payers', description: 'The payers this service can check.' },
+        {
+          name: 'Operator',
+          description:
+            "For the service's operators, not for API keys: counts across every organization, behind METRICS_TOKEN.",
+        },
       ],
       webhooks,
       components: {
@@ -155,6 +160,12 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
               '`elig key create --org ORG_ID --name NAME`. The first start of a new installation prints a test key.',
               'Keep keys out of source control; a lost key cannot be shown again: create a new one and revoke the old.',
             ].join('\n'),
+          },
+          OperatorToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'The METRICS_TOKEN of the service (`Authorization: Bearer <token>`), as for `/metrics`.',
           },
         },
       },

@@ -147,6 +147,23 @@ export const PLAN_MATCH: Match = {
   criterion: 'derived from plan-level benefits (30)',
 };
 
+/** How every nutrition match's criterion starts (nutritionMatch below); such a match is direct. */
+const NUTRITION_CRITERION_START = 'nutrition benefit ';
+
+/** Every code rule's criterion and plan level's, with the tier of its match. */
+const TIER_BY_CRITERION = new Map<string, MatchTier>([
+  ...[...RULE_MATCHES.values()].flat().map((m): [string, MatchTier] => [m.criterion, m.tier]),
+  [PLAN_MATCH.criterion, 'plan'],
+]);
+
+/**
+ * The tier of the match an entry's criterion names (an entry's first confidence criterion is its match's),
+ * for readers of a finished result such as the payer scorecard; undefined: not a match criterion.
+ */
+export function tierOfCriterion(text: string): MatchTier | undefined {
+  return TIER_BY_CRITERION.get(text) ?? (text.startsWith(NUTRITION_CRITERION_START) ? 'direct' : undefined);
+}
+
 /** EB03 code → the products it feeds and the rule's position in each product's list (lower is preferred). */
 const RULES_BY_CODE = new Map<string, { product: number; rule: number }[]>();
 for (const [product, name] of PRODUCT_SERVICE_TYPES.entries()) {
@@ -196,7 +213,7 @@ function nutritionMatch(row: BenefitRow, product: ProductServiceType): Match | u
       rank: 0,
       tier: 'direct',
       code: stc,
-      criterion: `nutrition benefit identified from ${row.nutritionSource} (${stc})`,
+      criterion: `${NUTRITION_CRITERION_START}identified from ${row.nutritionSource} (${stc})`,
     };
   }
   if (row.nutrition === 'either') {
@@ -204,7 +221,7 @@ function nutritionMatch(row: BenefitRow, product: ProductServiceType): Match | u
       rank: 1,
       tier: 'direct',
       code: stc,
-      criterion: `nutrition benefit in ${row.nutritionSource} does not say preventive or medical (${stc})`,
+      criterion: `${NUTRITION_CRITERION_START}in ${row.nutritionSource} does not say preventive or medical (${stc})`,
     };
   }
   return undefined; // the other nutrition product's row

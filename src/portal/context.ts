@@ -44,6 +44,8 @@ export interface PortalDeps extends PortalSettings {
   verifyPassword?: PasswordVerifier;
   /** The address this process listens on: the base of links when PUBLIC_URL is not set. */
   listenUrl: () => string;
+  /** OPERATOR_ORGANIZATION_ID: its owners see the Scorecard page (counts across every organization). */
+  operatorOrganizationId?: string;
 }
 
 /**

@@ -33,6 +33,7 @@ import { checkRoutes } from './routes/checks.ts';
 import { newCheckRoutes } from './routes/checks-new.ts';
 import { resubmitCheckRoutes } from './routes/checks-resubmit.ts';
 import { monitorRoutes } from './routes/monitors.ts';
+import { operatorRoutes } from './routes/operator.ts';
 import { organizationRoutes } from './routes/organization.ts';
 import { payerSearchRoutes } from './routes/payer-search.ts';
 import { signInRoutes } from './routes/sign-in.ts';
@@ -133,6 +134,9 @@ export const portalPlugin = fp<
       if (hsts) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
       const value = request.cookies[names.session];
       if (value) request.portalSession = await findSession(deps.db, deps.tokenKey, value);
+      const s = request.portalSession;
+      if (s && s.user.role === 'owner' && s.user.organizationId === deps.operatorOrganizationId)
+        s.operator = true;
     });
     portal.addHook('preHandler', async (request, reply) => {
       await guard(request, reply, deps);
@@ -192,6 +196,7 @@ export const portalPlugin = fp<
     await portal.register(webhookRoutes, deps);
     await portal.register(teamRoutes, deps);
     await portal.register(organizationRoutes, deps);
+    await portal.register(operatorRoutes, deps);
   },
   // Run-a-check and batch uploads wake the workers through the app's `checksNotifier` (from buildApp).
   { name: 'portal', decorators: { fastify: ['checksNotifier'] }, encapsulate: true },

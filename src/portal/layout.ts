@@ -15,9 +15,10 @@ export type NavItem =
   | 'api-keys'
   | 'webhooks'
   | 'team'
-  | 'organization';
+  | 'organization'
+  | 'scorecard';
 
-const NAV: { id: NavItem; label: string; href: string; ownerOnly: boolean }[] = [
+const NAV: { id: NavItem; label: string; href: string; ownerOnly: boolean; operatorOnly?: true }[] = [
   { id: 'checks', label: 'Checks', href: '/portal/checks', ownerOnly: false },
   { id: 'run', label: 'Run a check', href: '/portal/checks/new', ownerOnly: false },
   { id: 'batches', label: 'Batches', href: '/portal/batches', ownerOnly: false },
@@ -26,6 +27,13 @@ const NAV: { id: NavItem; label: string; href: string; ownerOnly: boolean }[] = 
   { id: 'webhooks', label: 'Webhooks', href: '/portal/settings/webhooks', ownerOnly: true },
   { id: 'team', label: 'Team', href: '/portal/settings/team', ownerOnly: true },
   { id: 'organization', label: 'Organization', href: '/portal/settings/organization', ownerOnly: true },
+  {
+    id: 'scorecard',
+    label: 'Scorecard',
+    href: '/portal/operator/scorecard',
+    ownerOnly: true,
+    operatorOnly: true,
+  },
 ];
 
 export interface PageOptions {
@@ -44,7 +52,9 @@ export function csrfField(token: string): SafeHtml {
 }
 
 function navigation(session: PortalSession, current: NavItem | undefined): SafeHtml {
-  const items = NAV.filter((n) => !n.ownerOnly || session.user.role === 'owner');
+  const items = NAV.filter(
+    (n) => (!n.ownerOnly || session.user.role === 'owner') && (!n.operatorOnly || session.operator),
+  );
   return html`<nav aria-label="Main"><ul class="nav">${items.map(
     (n) =>
       html`<li><a href="${n.href}"${n.id === current ? html` aria-current="page"` : ''}>${n.label}</a></li>`,

@@ -392,3 +392,41 @@ export const payerDirectory = pgTable('payer_directory', {
   version: bigint('version', { mode: 'number' }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The payer scorecard (docs/payers.md "Scorecard"): counts per payer, connection and hour, never a check
+ * id or anything of a patient. Each worker process adds up its own calls in memory and adds them here every
+ * few seconds with one upsert per row (src/store/payer-call-stats.ts), so the processes' counts add up.
+ */
+export const payerCallStats = pgTable(
+  'payer_call_stats',
+  {
+    /** The payer's canonical id; `*` (ALL_PAYERS): the connection's own row, the sum of its payers'. */
+    payerId: text('payer_id').notNull(),
+    /** The connection the calls went through (a named connection, or `payer:<id>` for an inline connector). */
+    connection: text('connection').notNull(),
+    /** The start of the UTC hour the calls were made in. */
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    calls: integer('calls').notNull().default(0),
+    completed: integer('completed').notNull().default(0),
+    aaa: integer('aaa').notNull().default(0),
+    transient: integer('transient').notNull().default(0),
+    rejected: integer('rejected').notNull().default(0),
+    errors: integer('errors').notNull().default(0),
+    /** AAA03 code → calls answered with it. */
+    aaaCodes: jsonb('aaa_codes').$type<Record<string, number>>().notNull().default({}),
+    /** Calls per latency bucket (LATENCY_BUCKETS_MS of src/store/payer-call-stats.ts, then one over the last). */
+    latencyBuckets: integer('latency_buckets').array().notNull(),
+    latencyTotalMs: bigint('latency_total_ms', { mode: 'number' }).notNull().default(0),
+    /** Completed checks by where their product service types came from (src/benefits/source.ts). */
+    sourcePayerRows: integer('source_payer_rows').notNull().default(0),
+    sourcePlanFallback: integer('source_plan_fallback').notNull().default(0),
+    sourceNone: integer('source_none').notNull().default(0),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.payerId, t.connection, t.hour] }),
+    // The scorecard reads a window of hours; retention deletes old hours.
+    index('payer_call_stats_hour_idx').on(t.hour),
+  ],
+);

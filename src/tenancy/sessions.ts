@@ -30,6 +30,11 @@ export interface PortalSession {
   organizationTimeZone: string | null;
   csrfToken: string;
   expiresAt: Date;
+  /**
+   * An owner of OPERATOR_ORGANIZATION_ID: one of the service's operators, who see the Scorecard page (set by
+   * the portal, which knows the setting).
+   */
+  operator?: boolean;
 }
 
 export async function createSession(

@@ -4,6 +4,7 @@
  * attempt budget is spent (then the check FAILS with SH02). The loop itself is the shared QueueRunner.
  */
 import type { Logger } from 'pino';
+import { type BenefitSource, benefitSource } from '../benefits/source.ts';
 import { reusedBody } from '../checks/check-history.ts';
 import { finishCheck } from '../checks/finish.ts';
 import { serviceFailure } from '../checks/outcome.ts';
@@ -81,7 +82,15 @@ export interface CheckWorkerOptions {
   batchRetryMs?: number;
   onDeferred?: (event: { tradingPartnerServiceId: string; reason: string }) => void;
   /** Observability hook (metrics). */
-  onFinished?: (event: { tradingPartnerServiceId: string; status: string; durationMs: number }) => void;
+  onFinished?: (event: {
+    tradingPartnerServiceId: string;
+    status: string;
+    durationMs: number;
+    /** The connection that answered (`meta.connection`), else the payer's first; none for an unknown payer. */
+    connection?: string;
+    /** Where the product service types came from; only for a COMPLETED check answered by a payer call now. */
+    benefitSource?: BenefitSource;
+  }) => void;
   onPayerCall?: (event: {
     tradingPartnerServiceId: string;
     connector: string;
@@ -89,6 +98,7 @@ export interface CheckWorkerOptions {
     connection: string;
     outcome: PayerCallOutcome;
     durationMs: number;
+    aaaCodes?: string[];
   }) => void;
 }
 
@@ -274,6 +284,7 @@ export class CheckWorker {
       connection: route.connection ?? connector,
       outcome: call.outcome,
       durationMs: call.durationMs,
+      aaaCodes: call.aaaCodes,
     });
   }
 
@@ -367,10 +378,20 @@ export class CheckWorker {
       },
       'check finished',
     );
+    const payer = this.opts.resolvePayer(row.tradingPartnerServiceId);
+    // The answer's own record of the connection that answered (after a failover, not the first one).
+    const answered =
+      done.status === 'COMPLETED' && !history?.reusedFrom && this.opts.onFinished
+        ? (JSON.parse(done.body) as { meta?: { connection?: string } })
+        : undefined;
     this.opts.onFinished?.({
       tradingPartnerServiceId: row.tradingPartnerServiceId,
       status: done.status,
       durationMs,
+      connection:
+        answered?.meta?.connection ??
+        (payer && (payer.connections?.[0]?.name ?? payer.connectorType ?? payer.connector.name)),
+      benefitSource: answered ? benefitSource(answered as Parameters<typeof benefitSource>[0]) : undefined,
     });
   }
 

@@ -70,6 +70,8 @@ export interface PayerCall {
   exchangeId?: string;
   /** Our trace (270 TRN02 and BHT03). */
   traceNumber: string;
+  /** The AAA03 codes of a 271 that carries rejections (the payer scorecard counts them by code). */
+  aaaCodes?: string[];
 }
 
 export interface ProcessOptions {
@@ -203,8 +205,14 @@ async function askPayer(
   const stop = (outcome: CheckOutcome) => ({ kind: 'stopped', outcome }) as const;
   const started = performance.now();
   let exchangeId: string | undefined;
-  const called = (outcome: PayerCallOutcome) =>
-    opts.onPayerCall?.({ outcome, durationMs: performance.now() - started, exchangeId, traceNumber });
+  const called = (outcome: PayerCallOutcome, aaaCodes?: string[]) =>
+    opts.onPayerCall?.({
+      outcome,
+      durationMs: performance.now() - started,
+      exchangeId,
+      traceNumber,
+      aaaCodes,
+    });
   let x12_271: string;
   try {
     x12_271 = await payer.connector.send(x12_270, {
@@ -248,10 +256,10 @@ async function askPayer(
   }
   const transient = parsed.rejections.find((r) => TRANSIENT_AAA.has(r.code) && !r.loop.startsWith('2110'));
   if (transient) {
-    called('transient');
+    called('transient', [transient.code]);
     return stop({ kind: 'transient', reason: `payer answered AAA ${transient.code}` });
   }
-  called('ok');
+  called('ok', parsed.errors.length > 0 ? parsed.errors.map((e) => e.code) : undefined);
   return { kind: 'answer', inquiry, result: parsed, x12: parsed.clientX12 ?? x12_271 };
 }
 

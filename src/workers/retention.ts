@@ -3,12 +3,13 @@
  * the request (names, date of birth, member id), the result body with the raw X12, and its webhook event
  * bodies are replaced. A completed monitor is deleted RETENTION_DAYS after its last run (its checks stay).
  * Runs in the worker, in small batches, safe with several workers (SKIP LOCKED). Each round also deletes the
- * sign-in throttle's forgotten rows.
+ * sign-in throttle's forgotten rows and the payer scorecard's hours older than STATS_KEPT_DAYS.
  */
 import type { Logger } from 'pino';
 import type { Db } from '../store/db.ts';
 import { createFaultReporter } from '../store/faults.ts';
 import { pruneLoginAttempts } from '../store/login-attempts.ts';
+import { prunePayerCallStats, STATS_KEPT_DAYS } from '../store/payer-call-stats.ts';
 import { purgeExpiredCheckBatch } from '../store/queue/purge-checks.ts';
 import { deleteExpiredCompletedMonitors } from '../store/queue/purge-monitors.ts';
 import { clearResponseSnippets } from '../store/webhook-attempts.ts';
@@ -86,6 +87,8 @@ export function startRetention(
         if (monitors) log.info({ monitors }, 'retention purge of completed monitors');
         // Sign-in throttle rows nobody has touched for an hour are forgotten anyway: drop them.
         if (!stopped) await pruneLoginAttempts(db, new Date());
+        // Scorecard hours beyond the longest window anyone can ask for: counts only, but they pile up.
+        if (!stopped) await prunePayerCallStats(db, new Date(Date.now() - STATS_KEPT_DAYS * 86_400_000));
       } catch (err) {
         if (!reportFault(err, 'retention purge')) log.warn({ err }, 'retention purge failed; will retry');
       } finally {

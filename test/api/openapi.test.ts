@@ -1,7 +1,7 @@
 // The OpenAPI document, checked by tools no one here wrote: a maintained validator says it is valid OpenAPI
 // 3.1, openapi-typescript turns it into types that a small program type-checks against, and the running app
-// agrees with it: every /api route is documented, and every documented operation answers sample requests
-// only with status codes it documents.
+// agrees with it: every /api (and /operator) route is documented, and every documented operation answers
+// sample requests only with status codes it documents.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { API_DOC, apiDoc } from '../../scripts/api-doc.ts';
 import { EXAMPLE_SCENARIOS } from '../../src/api/openapi-examples.ts';
+import { addPayerCallStats, emptyCounts } from '../../src/store/payer-call-stats.ts';
 import { createApiKey } from '../../src/tenancy/api-keys.ts';
 import { dayFromToday, monitorBody } from '../helpers/monitors.ts';
 import { deref } from '../helpers/openapi.ts';
@@ -20,8 +21,13 @@ import { client, startTestService, type TestService } from '../helpers/service.t
 
 let svc: TestService;
 let doc: any;
+/** The operator routes (/operator/...) answer only with it; without one they answer 404. */
+const OPERATOR_TOKEN = 'operator-token-of-the-openapi-test';
 before(async () => {
-  svc = await startTestService({ roles: { api: true, worker: false } });
+  svc = await startTestService({
+    roles: { api: true, worker: false },
+    config: { metricsToken: OPERATOR_TOKEN },
+  });
   doc = (await client(svc.url).get('/openapi.json')).body;
 });
 after(() => svc.stop());
@@ -187,7 +193,10 @@ test('every route the app serves under /api is documented, and every documented 
     served.some(([m, p]) => m === 'GET' && p === '/portal/checks'),
     'the route tree was read',
   );
-  const api = served.filter(([m, p]) => p.startsWith('/api/') && m !== 'HEAD');
+  // The operator routes are documented too (tag Operator, their own bearer scheme).
+  const api = served.filter(
+    ([m, p]) => (p.startsWith('/api/') || p.startsWith('/operator/')) && m !== 'HEAD',
+  );
   const documented = operations().map(([m, p]) => [m.toUpperCase(), p] as [string, string]);
   assert.deepEqual(api.map((r) => r.join(' ')).sort(), documented.map((r) => r.join(' ')).sort());
 });
@@ -202,7 +211,19 @@ test('each documented operation answers sample requests only with status codes i
   });
   const monitor = await api.post('/api/eligibility/monitors', monitorBody({ dates: [dayFromToday(30)] }));
   const unknown = '0190f0c4-1e6a-7cde-8a4b-2d3c4e5f6a7b';
-  type Sample = { path: string; body?: unknown; key?: string | null; type?: string; expect: number };
+  type Sample = {
+    path: string;
+    body?: unknown;
+    key?: string | null;
+    /** Sent instead of the key (the operator routes' bearer). */
+    authorization?: string;
+    type?: string;
+    expect: number;
+  };
+  await addPayerCallStats(svc.service.store.db, [
+    { payerId: 'SANDBOX', connection: 'sandbox', hour: new Date(), ...emptyCounts(), calls: 1, completed: 1 },
+  ]);
+  const operator = `Bearer ${OPERATOR_TOKEN}`;
   const samples: Record<string, Sample[]> = {
     'post /api/eligibility': [
       { path: '/api/eligibility', body: EXAMPLE_SCENARIOS.inactivePlan.request, expect: 202 },
@@ -281,6 +302,17 @@ test('each documented operation answers sample requests only with status codes i
       { path: '/api/payers', key: null, expect: 401 },
       { path: '/api/payers', key: write, expect: 403 },
     ],
+    'get /operator/scorecard': [
+      { path: '/operator/scorecard', authorization: operator, expect: 200 },
+      { path: '/operator/scorecard?hours=0', authorization: operator, expect: 400 },
+      { path: '/operator/scorecard', expect: 401 },
+    ],
+    'get /operator/scorecard/payers/{id}': [
+      { path: '/operator/scorecard/payers/SANDBOX', authorization: operator, expect: 200 },
+      { path: '/operator/scorecard/payers/SANDBOX?hours=x', authorization: operator, expect: 400 },
+      { path: '/operator/scorecard/payers/SANDBOX', key: null, expect: 401 },
+      { path: '/operator/scorecard/payers/NO-SUCH-PAYER', authorization: operator, expect: 404 },
+    ],
   };
   assert.deepEqual(
     Object.keys(samples).sort(),
@@ -296,7 +328,11 @@ test('each documented operation answers sample requests only with status codes i
       const res = await fetch(svc.url + s.path, {
         method: method.toUpperCase(),
         headers: {
-          ...(key ? { authorization: `Key ${key}` } : {}),
+          ...(s.authorization
+            ? { authorization: s.authorization }
+            : key
+              ? { authorization: `Key ${key}` }
+              : {}),
           ...(s.body !== undefined ? { 'content-type': s.type ?? 'application/json' } : {}),
         },
         body: s.body === undefined ? undefined : typeof s.body === 'string' ? s.body : JSON.stringify(s.body),

@@ -83,6 +83,21 @@ const EXEMPT: Exemption[] = [
     },
   },
   {
+    prefix: '/operator/',
+    reason:
+      "the operator scorecard: counts across organizations, behind METRICS_TOKEN's bearer, never an API key (src/api/operator-token.ts)",
+    async probe() {
+      for (const path of ['/operator/scorecard', '/operator/scorecard/payers/SANDBOX']) {
+        for (const authorization of [undefined, `Key ${svc.apiKey}`, `Bearer ${svc.apiKey}`]) {
+          const res = await get(path, authorization);
+          assert.equal(res.status, 401, `${path} ${authorization}`);
+          assert.equal((await res.json()).code, 'UnauthorizedException');
+        }
+      }
+      assert.equal((await get('/operator/scorecard', `Bearer ${METRICS_TOKEN}`)).status, 200);
+    },
+  },
+  {
     path: '/portal',
     prefix: '/portal/',
     reason: 'the provider portal: cookie sessions and CSRF, tested in test/portal/',

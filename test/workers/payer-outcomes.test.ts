@@ -223,7 +223,10 @@ test('refused credentials open the breaker at once: no attempt spent, /readyz sa
     [['LOCKED', 'authentication failed']],
   );
   const metrics = await fetch(`${svc.url}/metrics`).then((r) => r.text());
-  assert.match(metrics, /elig_payer_auth_failures_total\{payer="LOCKED",connector="caqh-core-soap"\} 1/);
+  assert.match(
+    metrics,
+    /elig_payer_auth_failures_total\{payer="LOCKED",connector="caqh-core-soap",connection="caqh-core-soap"\} 1/,
+  );
   assert.match(metrics, /elig_payer_circuit_state\{payer="LOCKED",connector="caqh-core-soap"\} 2/);
   assert.match(metrics, /elig_checks_deferred_total\{payer="LOCKED",reason="auth-failed"\} [1-9]/);
   const warnings = svc.logs.lines.filter(

@@ -157,6 +157,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/scorecard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payer scorecard
+         * @description For operators: calls, latency, outcome and benefit-source shares, last success, per connection and per payer (paginated, most calls first), over the last `hours`. Counts only, across every organization. `Authorization: Bearer <METRICS_TOKEN>`; without METRICS_TOKEN configured, 404.
+         */
+        get: operations["getScorecard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/scorecard/payers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One payer's scorecard
+         * @description For operators: one payer (by its canonical id) over the last `hours`, in all and per connection. 404 when it has no calls in the window.
+         */
+        get: operations["getPayerScorecard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "eligibility.completed": {
@@ -660,6 +700,16 @@ export interface components {
         PayerList: {
             payers: components["schemas"]["ListedPayer"][];
         };
+        PayerScorecard: {
+            window: {
+                hours: number;
+                /** Format: date-time */
+                since: string;
+            };
+            payer: components["schemas"]["ScorecardCard"];
+            /** @description The connections it was called through. */
+            connections: components["schemas"]["ScorecardCard"][];
+        };
         PlanDateInformation: {
             /** @description YYYYMMDD or YYYYMMDD-YYYYMMDD */
             eligibility?: string;
@@ -755,6 +805,64 @@ export interface components {
             /** @description When that check finished (ISO 8601, UTC). */
             finishedAt: string;
         };
+        Scorecard: {
+            window: {
+                hours: number;
+                /** Format: date-time */
+                since: string;
+            };
+            /** @description Every connection with calls, most first. */
+            connections: components["schemas"]["ScorecardCard"][];
+            payers: {
+                /** @description Most calls first, then by id. */
+                items: components["schemas"]["ScorecardCard"][];
+                total: number;
+                limit: number;
+                offset: number;
+            };
+        };
+        /** @description Calls: completed (a 271 without AAA), aaa (a 271 with AAA, by code; 42/80 included), transient (no answer), rejected (999/TA1), error (unreadable answer). Sources, of completed checks: every product service type from the payer's service-type rows (payer-rows), at least one from the plan-level 30 fallback (plan-fallback), none from any row (none). */
+        ScorecardCard: {
+            /** @description The payer id (its canonical `tradingPartnerServiceId`) or connection name. */
+            id: string;
+            calls: number;
+            /** @description Of the payer calls, from fixed buckets (p50/p95 interpolated inside one); null without calls. */
+            latencyMs: {
+                p50: number | null;
+                p95: number | null;
+                mean: number | null;
+            };
+            outcomes: {
+                completed: number;
+                aaa: number;
+                transient: number;
+                rejected: number;
+                error: number;
+            };
+            outcomeShares: {
+                completed: number;
+                aaa: number;
+                transient: number;
+                rejected: number;
+                error: number;
+            };
+            /** @description Calls answered with each AAA03 code. */
+            aaaCodes: {
+                [key: string]: number;
+            };
+            sources: {
+                "payer-rows": number;
+                "plan-fallback": number;
+                none: number;
+            };
+            sourceShares: {
+                "payer-rows": number;
+                "plan-fallback": number;
+                none: number;
+            };
+            /** @description The last call answered with a 271 (with or without AAA), to the hour flushed. */
+            lastSuccessAt: string | null;
+        };
         SubscriberTraceNumber: {
             traceTypeCode?: string;
             traceType?: string;
@@ -825,6 +933,7 @@ export type MonitorStatus = components['schemas']['MonitorStatus'];
 export type MonitorUpdate = components['schemas']['MonitorUpdate'];
 export type Payer = components['schemas']['Payer'];
 export type PayerList = components['schemas']['PayerList'];
+export type PayerScorecard = components['schemas']['PayerScorecard'];
 export type PlanDateInformation = components['schemas']['PlanDateInformation'];
 export type PlanInformation = components['schemas']['PlanInformation'];
 export type Provider = components['schemas']['Provider'];
@@ -835,6 +944,8 @@ export type RequestSubscriber = components['schemas']['RequestSubscriber'];
 export type ResponseDependent = components['schemas']['ResponseDependent'];
 export type ResponseSubscriber = components['schemas']['ResponseSubscriber'];
 export type ReusedFrom = components['schemas']['ReusedFrom'];
+export type Scorecard = components['schemas']['Scorecard'];
+export type ScorecardCard = components['schemas']['ScorecardCard'];
 export type SubscriberTraceNumber = components['schemas']['SubscriberTraceNumber'];
 export type Verdict = components['schemas']['Verdict'];
 export type VerdictStatus = components['schemas']['VerdictStatus'];
@@ -1821,6 +1932,150 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the message carries a reference for support (InternalFailureException). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service cannot reach its database right now; retry after `Retry-After` seconds (InternalFailureException). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getScorecard: {
+        parameters: {
+            query?: {
+                /** @description The window: the last N hours. */
+                hours?: number;
+                /** @description Payers per page. */
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scorecard of the window. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Scorecard"];
+                };
+            };
+            /** @description Invalid request: a field, the JSON, a query parameter or a header is wrong (ValidationException). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No `Authorization: Bearer <METRICS_TOKEN>`, or another token (UnauthorizedException). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description METRICS_TOKEN is not configured: the operator routes are not served (ResourceNotFoundException). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the message carries a reference for support (InternalFailureException). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service cannot reach its database right now; retry after `Retry-After` seconds (InternalFailureException). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPayerScorecard: {
+        parameters: {
+            query?: {
+                hours?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payer's scorecard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerScorecard"];
+                };
+            };
+            /** @description Invalid request: a field, the JSON, a query parameter or a header is wrong (ValidationException). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No `Authorization: Bearer <METRICS_TOKEN>`, or another token (UnauthorizedException). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No calls of this payer in the window, or METRICS_TOKEN is not configured (ResourceNotFoundException). */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
