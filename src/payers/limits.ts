@@ -59,7 +59,7 @@ export const DEFAULT_PAUSE_MS = 1_000;
  * Calls of one process that may wait for a connection's slots, per slot. Beyond it a check is deferred at
  * once instead of holding a worker slot that a check of another connection could use.
  */
-export const WAITERS_PER_SLOT = 2;
+export const WAITERS_PER_SLOT = 4;
 
 interface Held {
   slot: number;
