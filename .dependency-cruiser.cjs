@@ -1,6 +1,6 @@
 /**
  * The import rules of src/ (docs/architecture.md): imports flow one way, cli → server → portal/api →
- * batches, monitors → workers → checks → webhooks → payers → x12, benefits → contract, with store (and
+ * batches, monitors → workers, directory → checks → webhooks → payers → x12, benefits → contract, with store (and
  * tenancy) beside them as the data-access layer.
  * `npm run check` runs `depcruise src`; test/architecture.test.ts runs the same rules, on src/ and on a
  * planted violation of each kind.
@@ -81,7 +81,7 @@ const layerRules = Object.entries(MAY_IMPORT).map(([name, allowed]) => ({
   name: `layers:${name}`,
   severity: 'error',
   comment: allowed.length
-    ? `src/${name} may import only ${allowed.join(', ')} (see MAY_IMPORT in .dependency-cruiser.cjs and design.md)`
+    ? `src/${name} may import only ${allowed.join(', ')} (see MAY_IMPORT in .dependency-cruiser.cjs and docs/architecture.md)`
     : `src/${name} imports nothing else in src/`,
   from: { path: part(name) },
   to: { path: '^src/', pathNot: anyOf([name, ...allowed]) },

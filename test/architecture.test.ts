@@ -1,5 +1,5 @@
 /**
- * The import rules of .dependency-cruiser.cjs (the layering of design.md, no cycles) hold for src/, and
+ * The import rules of .dependency-cruiser.cjs (the layering of docs/architecture.md, no cycles) hold for src/, and
  * each kind of violation is caught when it is planted in a scratch tree. And every function of src/ reads in
  * a screen or two: at most MAX_FUNCTION_LINES lines (scripts/function-lengths.ts).
  */
@@ -32,7 +32,7 @@ function cruise(cwd: string): Violation[] {
   return JSON.parse(run.stdout).summary.violations;
 }
 
-test('src/ keeps the layering of design.md and has no import cycle', () => {
+test('src/ keeps the layering of docs/architecture.md and has no import cycle', () => {
   const violations = cruise(root);
   assert.deepEqual(
     violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`),
