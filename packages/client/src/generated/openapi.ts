@@ -603,6 +603,8 @@ export interface components {
             senderId?: string;
             submitterId?: string;
             traceId?: string;
+            /** @description An addition to the spec: the payer connection (PAYERS_FILE `connections`) that answered, e.g. `stedi`; after a failover, the one that took over. */
+            connection?: string;
             reusedFrom?: components["schemas"]["ReusedFrom"];
         };
         Encounter: {
