@@ -48,8 +48,9 @@ test("an organization's users oldest first; owners locked; role change and delet
   await insertUser(db, member);
   await insertUser(db, { id: prefixedId('usr'), organizationId: other, email: email(), role: 'owner' });
   const listed = await selectUsers(db, org);
+  assert.ok(listed.every((u) => u.createdAt instanceof Date));
   assert.deepEqual(
-    listed.map(({ createdAt, ...u }) => (assert.ok(createdAt instanceof Date), u)),
+    listed.map(({ createdAt: _createdAt, ...u }) => u),
     [
       { ...owner, passwordHash: null },
       { ...member, passwordHash: null },
