@@ -10,6 +10,7 @@ import { insertCheck } from '../../src/store/checks.ts';
 import type { Db } from '../../src/store/db.ts';
 import { openStore } from '../../src/store/open.ts';
 import { insertOrganization } from '../../src/store/organizations.ts';
+import { claimDue, QUEUES } from '../../src/store/queue/claim.ts';
 import { dropTestSchema, testConfig } from './service.ts';
 
 export interface TestStore {
@@ -70,4 +71,31 @@ export async function markFinished(
       WHERE id = $1`,
     [id, body.status, JSON.stringify({ id, ...body }), body.verdict?.status ?? null],
   );
+}
+
+/**
+ * A new check of `organizationId`, claimed by `workerId` (every check due in the store is claimed with it:
+ * each test file has a store of its own); returns its id.
+ */
+export async function claimedCheck(db: Db, organizationId: string, workerId: string): Promise<string> {
+  const id = await newCheck(db, organizationId);
+  const claimed = await claimDue(db, QUEUES.checks, ['id'], { workerId, limit: 1000, leaseMs: 60_000 });
+  if (!claimed.some((c) => c.id === id)) throw new Error('the new check was not claimed');
+  return id;
+}
+
+/** A check's queue columns, as stored. */
+export async function queueState(db: Db, id: string) {
+  const { rows } = await db.query<{
+    status: string;
+    attempts: number;
+    locked_by: string | null;
+    locked_until: Date | null;
+    next_attempt_at: Date;
+    last_error: string | null;
+  }>(
+    'SELECT status, attempts, locked_by, locked_until, next_attempt_at, last_error FROM checks WHERE id = $1',
+    [id],
+  );
+  return rows[0]!;
 }
