@@ -12,10 +12,11 @@
  *   A drizzle session would go around all of that, or need an adapter that maps its array rows back.
  * - drizzle's `sql` renders every column table-qualified (`"checks"."id"`), which PostgreSQL refuses in
  *   an INSERT column list and an UPDATE's SET; our statements also use table aliases (`k.prefix`).
- * - Speed: the text of every statement is built once, when its module loads, and is the same text as the
- *   hand-written SQL it replaces; a call only sends it with its parameters, as before. The query builder
- *   would build the text on every call (or need a prepared query per Queryable, and a transaction is a new
- *   Queryable each time).
+ * - Speed: the text of every statement is built once, when its module loads, and is the text of the
+ *   hand-written SQL it replaces (up to white space): a call only sends it with its parameters, as before.
+ *   The query builder would build the text on every call (or need a prepared query per Queryable, and a
+ *   transaction is a new Queryable each time).
+ * - The row types stay drizzle's: `columns()` picks from `typeof table.$inferSelect`, `$type<>()` included.
  * Parameters stay positional (`$1`) in the text, never interpolated: `sqlOf` takes no values, so no value
  * can end up in SQL text (or in a log of it).
  */
