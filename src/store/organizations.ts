@@ -17,7 +17,7 @@ export type OrganizationRow = typeof organizations.$inferSelect;
  * organization) and `update` (the value as given: callers keep the rules).
  */
 function settingColumn<K extends keyof OrganizationRow & keyof typeof organizations>(key: K) {
-  const column = organizations[key] as Column;
+  const column: Column = organizations[key];
   const find = sqlOf`SELECT ${columns(organizations, [key])} FROM ${organizations} WHERE ${organizations.id} = $1`;
   const update = sqlOf`UPDATE ${organizations} SET ${column} = $2 WHERE ${organizations.id} = $1`;
   return {
