@@ -116,8 +116,7 @@ export interface CoverageHistory {
 const comparison = (row: CoverageHistoryRow): CoverageComparison => ({
   checkId: row.id,
   finishedAt: row.completedAt ? new Date(row.completedAt).toISOString() : null,
-  // Written by compareWithPrevious from CoverageChange[] only.
-  changes: (row.coverageChanges as CoverageChange[] | null) ?? [],
+  changes: row.coverageChanges ?? [],
 });
 
 /** The coverage changes involving a check of the organization (none for another organization's check). */

@@ -150,7 +150,7 @@ export const getCheck: OwnedLookup<CheckDetail> = async (db, organizationId, id)
   return {
     id: r.id,
     status: r.status as CheckStatus,
-    request: r.request as EligibilityCheckRequest | null,
+    request: r.request,
     result: r.result ? (JSON.parse(r.result) as EligibilityCheckResponse) : undefined,
     attempts: r.attempts,
     createdAt: r.createdAt.toISOString(),

@@ -9,8 +9,7 @@ import { IDEMPOTENCY_WINDOW_MS, insertIdempotently, requestHash } from '../check
 import type { PayerLookup } from '../checks/intake.ts';
 import { type FieldProblem, formatProblems } from '../checks/request.ts';
 import { scheduleZone } from '../checks/zoned-dates.ts';
-import type { EligibilityCheckRequest } from '../contract/check-request.ts';
-import type { CheckStatus, RequestCorrection, VerdictStatus } from '../contract/check-response.ts';
+import type { CheckStatus, VerdictStatus } from '../contract/check-response.ts';
 import type { Monitor, MonitorDetail, MonitorPage, MonitorStatus } from '../contract/monitor.ts';
 import { uuidv7 } from '../ids.ts';
 import { MONITORS_CHANNEL, wake } from '../store/channels.ts';
@@ -118,7 +117,7 @@ export async function createMonitor(
 
 /** The monitor as the API shows it. */
 export function monitorOf(row: MonitorRow): Monitor {
-  const request = row.request as EligibilityCheckRequest;
+  const request = row.request;
   return {
     id: row.id,
     status: row.status as MonitorStatus,
@@ -131,7 +130,7 @@ export function monitorOf(row: MonitorRow): Monitor {
     every: row.everyDays,
     dates: row.dates,
     ...(Array.isArray(row.requestCorrections) && row.requestCorrections.length
-      ? { requestCorrections: row.requestCorrections as RequestCorrection[] }
+      ? { requestCorrections: row.requestCorrections }
       : {}),
     nextRunAt: row.nextRunAt?.toISOString() ?? null,
     lastRunAt: row.lastRunAt?.toISOString() ?? null,

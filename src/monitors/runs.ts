@@ -40,7 +40,7 @@ export async function runDueMonitors(
           id: uuidv7(),
           organizationId: monitor.organizationId,
           tradingPartnerServiceId: monitor.tradingPartnerServiceId,
-          request: runRequest(monitor.request as EligibilityCheckRequest, plan.dateOfService),
+          request: runRequest(monitor.request, plan.dateOfService),
           monitorId: monitor.id,
           requestCorrections: monitor.requestCorrections,
         });

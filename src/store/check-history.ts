@@ -5,47 +5,40 @@
  * coverage changes a check found. Only checks that asked the payer count (`reused_from IS NULL`): a reused
  * check repeats an older answer and is neither a source of reuse (its window would restart) nor a baseline
  * (it would name a check that never saw the payer). Purged checks have no keys and fall out of both.
- * Row typing as described at the top of organizations.ts.
+ * Statements are typed as described in typed.ts.
  */
-import { findOwnedRow, firstRow, type Queryable } from './db.ts';
-import type { checks } from './schema.ts';
+import type { Column } from 'drizzle-orm';
+import { firstRow, ownedRowLookup, type Queryable } from './db.ts';
+import { checks } from './schema.ts';
+import { columns, type RowOf, sqlOf, type TypedSql } from './typed.ts';
 
 type CheckRow = typeof checks.$inferSelect;
-export type HistoryRow = Pick<CheckRow, 'id' | 'result' | 'completedAt'>;
+const HISTORY = columns(checks, ['id', 'result', 'completedAt']);
+export type HistoryRow = RowOf<typeof HISTORY>;
 
 /**
- * The newest completed check of the organization whose `keyColumn` is `key`, that asked the payer, still
- * has its answer, and meets `condition` (`$3` in it is `conditionParam`): one probe of the partial index
- * on (organization, key, completion time).
+ * The newest completed check of the organization whose `keyColumn` is `$2`, that asked the payer, still
+ * has its answer, and meets `condition` (`$3` in it is the caller's third parameter): one probe of the
+ * partial index on (organization, key, completion time).
  */
-function newestAnsweredCheck(
-  db: Queryable,
-  keyColumn: 'reuse_key' | 'patient_key',
-  organizationId: string,
-  key: string,
-  condition: string,
-  conditionParam: unknown,
-): Promise<HistoryRow | undefined> {
-  return firstRow<HistoryRow>(
-    db,
-    `SELECT id, result, completed_at AS "completedAt" FROM checks
-      WHERE organization_id = $1 AND ${keyColumn} = $2 AND status = 'COMPLETED' AND reused_from IS NULL
-        AND ${condition} AND result IS NOT NULL AND purged_at IS NULL
-      ORDER BY completed_at DESC LIMIT 1`,
-    [organizationId, key, conditionParam],
-  );
-}
+const newestAnsweredCheck = (keyColumn: Column, condition: TypedSql) =>
+  sqlOf`SELECT ${HISTORY} FROM ${checks}
+      WHERE ${checks.organizationId} = $1 AND ${keyColumn} = $2 AND ${checks.status} = 'COMPLETED' AND ${checks.reusedFrom} IS NULL
+        AND ${condition} AND ${checks.result} IS NOT NULL AND ${checks.purgedAt} IS NULL
+      ORDER BY ${checks.completedAt} DESC LIMIT 1`;
+
+const REUSABLE = newestAnsweredCheck(
+  checks.reuseKey,
+  sqlOf`${checks.completedAt} >= now() - $3 * interval '1 hour'`,
+);
+const PREVIOUS = newestAnsweredCheck(
+  checks.patientKey,
+  sqlOf`${checks.completedAt} <= now() AND ${checks.id} <> $3`,
+);
 
 /** The newest completed check of the organization with this reuse key that finished within `hours`. */
 export const findReusableCheck = (db: Queryable, organizationId: string, reuseKey: string, hours: number) =>
-  newestAnsweredCheck(
-    db,
-    'reuse_key',
-    organizationId,
-    reuseKey,
-    "completed_at >= now() - $3 * interval '1 hour'",
-    hours,
-  );
+  firstRow<HistoryRow>(db, REUSABLE, [organizationId, reuseKey, hours]);
 
 /**
  * The newest completed check of the patient before `checkId`, read in the transaction that finishes
@@ -56,31 +49,27 @@ export const findPreviousCompletedCheck = (
   organizationId: string,
   patientKey: string,
   checkId: string,
-) =>
-  newestAnsweredCheck(
-    tx,
-    'patient_key',
-    organizationId,
-    patientKey,
-    'completed_at <= now() AND id <> $3',
-    checkId,
-  );
+) => firstRow<HistoryRow>(tx, PREVIOUS, [organizationId, patientKey, checkId]);
+
+const RECORD_CHANGES = sqlOf`UPDATE ${checks} SET ${checks.comparedWith} = $2, ${checks.coverageChanges} = $3::jsonb WHERE ${checks.id} = $1`;
 
 /** Records on a check the earlier check it was compared with and what changed (a JSON array). */
 export async function recordCoverageChanges(
   tx: Queryable,
   checkId: string,
   comparedWith: string,
-  changes: unknown[],
+  changes: NonNullable<CheckRow['coverageChanges']>,
 ): Promise<void> {
-  await tx.query('UPDATE checks SET compared_with = $2, coverage_changes = $3::jsonb WHERE id = $1', [
-    checkId,
-    comparedWith,
-    JSON.stringify(changes),
-  ]);
+  await tx.query(RECORD_CHANGES, [checkId, comparedWith, JSON.stringify(changes)]);
 }
 
-export type CoverageHistoryRow = Pick<CheckRow, 'id' | 'completedAt' | 'coverageChanges'>;
+const COVERAGE = columns(checks, ['id', 'completedAt', 'coverageChanges']);
+export type CoverageHistoryRow = RowOf<typeof COVERAGE>;
+const findComparison = ownedRowLookup(checks, columns(checks, ['comparedWith', 'coverageChanges']));
+const LATER = sqlOf`SELECT ${COVERAGE} FROM ${checks}
+      WHERE ${checks.comparedWith} = $2 AND ${checks.organizationId} = $1 AND ${checks.coverageChanges} IS NOT NULL
+      ORDER BY ${checks.completedAt}`;
+const EARLIER = sqlOf`SELECT ${columns(checks, ['id', 'completedAt'])} FROM ${checks} WHERE ${checks.id} = $2 AND ${checks.organizationId} = $1`;
 
 /**
  * What the portal shows on a check: the changes it found against an earlier check (`since`), and those
@@ -91,25 +80,14 @@ export async function findCoverageHistory(
   organizationId: string,
   checkId: string,
 ): Promise<{ since?: CoverageHistoryRow; later: CoverageHistoryRow[] }> {
-  const own = await findOwnedRow<Pick<CheckRow, 'comparedWith' | 'coverageChanges'>>(
-    db,
-    'checks',
-    'compared_with AS "comparedWith", coverage_changes AS "coverageChanges"',
-    organizationId,
-    checkId,
-  );
+  const own = await findComparison(db, organizationId, checkId);
   if (!own) return { later: [] };
-  const { rows: later } = await db.query<CoverageHistoryRow>(
-    `SELECT id, completed_at AS "completedAt", coverage_changes AS "coverageChanges" FROM checks
-      WHERE compared_with = $2 AND organization_id = $1 AND coverage_changes IS NOT NULL
-      ORDER BY completed_at`,
-    [organizationId, checkId],
-  );
+  const { rows: later } = await db.query<CoverageHistoryRow>(LATER, [organizationId, checkId]);
   if (!own.comparedWith || own.coverageChanges == null) return { later };
-  const { rows } = await db.query<Pick<CheckRow, 'id' | 'completedAt'>>(
-    'SELECT id, completed_at AS "completedAt" FROM checks WHERE id = $2 AND organization_id = $1',
-    [organizationId, own.comparedWith],
-  );
+  const { rows } = await db.query<Pick<CheckRow, 'id' | 'completedAt'>>(EARLIER, [
+    organizationId,
+    own.comparedWith,
+  ]);
   const previous = rows[0];
   if (!previous) return { later };
   // `since`: the earlier check (its id and finish time) with the changes this check found against it.

@@ -1,10 +1,11 @@
 /**
  * The `checks` table outside the queue: reading checks for the API, the portal and metrics. The queue's
- * own statements (claim, retry, release, finish) are in src/store/queue/; row typing as described at the
- * top of organizations.ts.
+ * own statements (claim, retry, release, finish) are in src/store/queue/; statements are typed as described
+ * in typed.ts.
  */
 import { idempotencyKeyStatements, ownedRowLookup, type Queryable } from './db.ts';
-import type { checks } from './schema.ts';
+import { checks, organizations } from './schema.ts';
+import { columns, type RowOf, sqlOf, type TypedSql } from './typed.ts';
 
 export type CheckRow = typeof checks.$inferSelect;
 
@@ -15,8 +16,18 @@ type NewCheck = Pick<CheckRow, 'id' | 'organizationId' | 'tradingPartnerServiceI
  * The reuse window stored on a new check: the submit's own (0: never), else the organization's default
  * as it is now, read in the insert itself (no extra round trip). `$2` is the organization id.
  */
-const REUSE_WINDOW = (param: string) =>
-  `COALESCE(${param}::int, (SELECT o.reuse_within_hours FROM organizations o WHERE o.id = $2))`;
+const REUSE_WINDOW = (param: TypedSql) =>
+  sqlOf`COALESCE(${param}::int, (SELECT o.${organizations.reuseWithinHours} FROM ${organizations} o WHERE o.${organizations.id} = $2))`;
+
+const INSERT = sqlOf`INSERT INTO ${checks} (${checks.id}, ${checks.organizationId}, ${checks.status}, ${checks.tradingPartnerServiceId}, ${checks.request}, ${checks.requestCorrections},
+                         ${checks.reuseWithinHours})
+     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5::jsonb, ${REUSE_WINDOW(sqlOf`$6`)})`;
+
+const INSERT_UNLESS_KEY_TAKEN = sqlOf`INSERT INTO ${checks} (${checks.id}, ${checks.organizationId}, ${checks.status}, ${checks.tradingPartnerServiceId}, ${checks.request}, ${checks.idempotencyKey}, ${checks.requestHash},
+                         ${checks.requestCorrections}, ${checks.reuseWithinHours})
+     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5, $6, $7::jsonb, ${REUSE_WINDOW(sqlOf`$8`)})
+     ON CONFLICT (${checks.organizationId}, ${checks.idempotencyKey}) DO NOTHING
+     RETURNING ${checks.id}`;
 
 /** A JSON array as a jsonb parameter: the drivers would send a JS array as a PostgreSQL array. */
 const corrections = (check: NewCheck) =>
@@ -24,19 +35,14 @@ const corrections = (check: NewCheck) =>
 
 /** A new check, IN_PROGRESS and due now. */
 export async function insertCheck(db: Queryable, check: NewCheck): Promise<void> {
-  await db.query(
-    `INSERT INTO checks (id, organization_id, status, trading_partner_service_id, request, request_corrections,
-                         reuse_within_hours)
-     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5::jsonb, ${REUSE_WINDOW('$6')})`,
-    [
-      check.id,
-      check.organizationId,
-      check.tradingPartnerServiceId,
-      check.request,
-      corrections(check),
-      check.reuseWithinHours ?? null,
-    ],
-  );
+  await db.query(INSERT, [
+    check.id,
+    check.organizationId,
+    check.tradingPartnerServiceId,
+    check.request,
+    corrections(check),
+    check.reuseWithinHours ?? null,
+  ]);
 }
 
 /**
@@ -47,61 +53,43 @@ export async function insertCheckUnlessKeyTaken(
   db: Queryable,
   check: NewCheck & { idempotencyKey: string; requestHash: string },
 ): Promise<boolean> {
-  const { rows } = await db.query<Pick<CheckRow, 'id'>>(
-    `INSERT INTO checks (id, organization_id, status, trading_partner_service_id, request, idempotency_key, request_hash,
-                         request_corrections, reuse_within_hours)
-     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5, $6, $7::jsonb, ${REUSE_WINDOW('$8')})
-     ON CONFLICT (organization_id, idempotency_key) DO NOTHING
-     RETURNING id`,
-    [
-      check.id,
-      check.organizationId,
-      check.tradingPartnerServiceId,
-      check.request,
-      check.idempotencyKey,
-      check.requestHash,
-      corrections(check),
-      check.reuseWithinHours ?? null,
-    ],
-  );
+  const { rows } = await db.query<Pick<CheckRow, 'id'>>(INSERT_UNLESS_KEY_TAKEN, [
+    check.id,
+    check.organizationId,
+    check.tradingPartnerServiceId,
+    check.request,
+    check.idempotencyKey,
+    check.requestHash,
+    corrections(check),
+    check.reuseWithinHours ?? null,
+  ]);
   return rows.length > 0;
 }
 
-const idempotencyKeys = idempotencyKeyStatements<Pick<CheckRow, 'id' | 'requestHash'>>(
-  'checks',
-  'id, request_hash AS "requestHash"',
-);
+const idempotencyKeys = idempotencyKeyStatements(checks, columns(checks, ['id', 'requestHash']));
 /** The check holding an idempotency key, and whether it is older than `windowMs`. */
 export const findCheckByIdempotencyKey = idempotencyKeys.findHolder;
 /** Frees an expired idempotency key for reuse (unless another request freed it already). */
 export const releaseIdempotencyKey = idempotencyKeys.release;
 
 /** A check's status and stored result body, scoped to its organization (another's reads as absent). */
-export const findCheckResult = ownedRowLookup<Pick<CheckRow, 'status' | 'result'>>(
-  'checks',
-  'status, result',
-);
+export const findCheckResult = ownedRowLookup(checks, columns(checks, ['status', 'result']));
 
-export type CheckDetailRow = Pick<
-  CheckRow,
-  'id' | 'status' | 'request' | 'result' | 'attempts' | 'createdAt' | 'completedAt'
->;
+const DETAIL = columns(checks, ['id', 'status', 'request', 'result', 'attempts', 'createdAt', 'completedAt']);
+export type CheckDetailRow = RowOf<typeof DETAIL>;
 
 /** One check in full, scoped to its organization. */
-export const findCheck = ownedRowLookup<CheckDetailRow>(
-  'checks',
-  `id, status, request, result, attempts, created_at AS "createdAt", completed_at AS "completedAt"`,
-);
+export const findCheck = ownedRowLookup(checks, DETAIL);
 
-export type CheckSummaryRow = Pick<
-  CheckRow,
-  'id' | 'status' | 'verdict' | 'tradingPartnerServiceId' | 'outcomeCode' | 'createdAt' | 'completedAt'
-> & {
-  memberId: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  dateOfBirth: string | null;
-};
+const SUMMARY_HEAD = columns(checks, ['id', 'status', 'verdict', 'tradingPartnerServiceId']);
+const SUMMARY_TAIL = columns(checks, ['outcomeCode', 'createdAt', 'completedAt']);
+export type CheckSummaryRow = RowOf<typeof SUMMARY_HEAD> &
+  RowOf<typeof SUMMARY_TAIL> & {
+    memberId: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    dateOfBirth: string | null;
+  };
 
 /**
  * One search term, already normalised by the caller (src/checks/list.ts): it matches a check when it is
@@ -131,6 +119,21 @@ export interface CheckPageQuery {
   limit: number;
 }
 
+/** The subscriber's fields in the stored request, as text. */
+const MEMBER_ID = sqlOf`${checks.request}->'subscriber'->>'memberId'`;
+const FIRST_NAME = sqlOf`${checks.request}->'subscriber'->>'firstName'`;
+const LAST_NAME = sqlOf`${checks.request}->'subscriber'->>'lastName'`;
+const DATE_OF_BIRTH = sqlOf`${checks.request}->'subscriber'->>'dateOfBirth'`;
+
+const SELECT_PAGE = sqlOf`SELECT ${SUMMARY_HEAD},
+            ${MEMBER_ID} AS "memberId",
+            ${FIRST_NAME} AS "firstName",
+            ${LAST_NAME} AS "lastName",
+            ${DATE_OF_BIRTH} AS "dateOfBirth",
+            ${SUMMARY_TAIL}
+       FROM ${checks} WHERE `;
+const NEWEST_FIRST = sqlOf` ORDER BY ${checks.id} DESC LIMIT `;
+
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -144,56 +147,52 @@ export async function selectCheckPage(
   organizationId: string,
   query: CheckPageQuery,
 ): Promise<CheckSummaryRow[]> {
-  const where = ['organization_id = $1'];
+  const where: string[] = [sqlOf`${checks.organizationId} = $1`];
   const params: unknown[] = [organizationId];
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
-  const add = (clause: string, value: unknown) => where.push(clause.replace('?', param(value)));
-  if (query.status) add('status = ?', query.status);
-  if (query.verdict) add('verdict = ?', query.verdict);
-  if (query.tradingPartnerServiceId) add('trading_partner_service_id = ?', query.tradingPartnerServiceId);
-  if (query.createdFrom) add('created_at >= ?', query.createdFrom);
-  if (query.createdBefore) add('created_at < ?', query.createdBefore);
+  const add = (column: TypedSql, op: '=' | '>=' | '<', value: unknown) =>
+    where.push(`${column} ${op} ${param(value)}`);
+  if (query.status) add(sqlOf`${checks.status}`, '=', query.status);
+  if (query.verdict) add(sqlOf`${checks.verdict}`, '=', query.verdict);
+  if (query.tradingPartnerServiceId)
+    add(sqlOf`${checks.tradingPartnerServiceId}`, '=', query.tradingPartnerServiceId);
+  if (query.createdFrom) add(sqlOf`${checks.createdAt}`, '>=', query.createdFrom);
+  if (query.createdBefore) add(sqlOf`${checks.createdAt}`, '<', query.createdBefore);
   for (const term of query.search ?? []) {
     const prefix = param(`${likeLiteral(term.text)}%`);
     const inside = param(`%${likeLiteral(term.text.replaceAll('-', ''))}%`);
     const matches = [
-      `upper(request->'subscriber'->>'firstName') LIKE ${prefix}`,
-      `upper(request->'subscriber'->>'lastName') LIKE ${prefix}`,
-      `replace(upper(request->'subscriber'->>'memberId'), '-', '') LIKE ${inside}`,
+      `upper(${FIRST_NAME}) LIKE ${prefix}`,
+      `upper(${LAST_NAME}) LIKE ${prefix}`,
+      `replace(upper(${MEMBER_ID}), '-', '') LIKE ${inside}`,
     ];
-    if (term.dateOfBirth) matches.push(`request->'subscriber'->>'dateOfBirth' = ${param(term.dateOfBirth)}`);
+    if (term.dateOfBirth) matches.push(`${DATE_OF_BIRTH} = ${param(term.dateOfBirth)}`);
     where.push(`(${matches.join(' OR ')})`);
   }
-  if (query.before) add('id < ?', query.before);
+  if (query.before) add(sqlOf`${checks.id}`, '<', query.before);
   params.push(query.limit);
   const { rows } = await db.query<CheckSummaryRow>(
-    `SELECT id, status, verdict, trading_partner_service_id AS "tradingPartnerServiceId",
-            request->'subscriber'->>'memberId' AS "memberId",
-            request->'subscriber'->>'firstName' AS "firstName",
-            request->'subscriber'->>'lastName' AS "lastName",
-            request->'subscriber'->>'dateOfBirth' AS "dateOfBirth",
-            outcome_code AS "outcomeCode", created_at AS "createdAt", completed_at AS "completedAt"
-       FROM checks WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
+    `${SELECT_PAGE}${where.join(' AND ')}${NEWEST_FIRST}$${params.length}`,
     params,
   );
   return rows;
 }
 
+const COUNT_IN_PROGRESS = sqlOf`SELECT count(*)::int AS n FROM ${checks} WHERE ${checks.status} = 'IN_PROGRESS'`;
+
 /** How many checks are IN_PROGRESS (the queue depth). */
 export async function countChecksInProgress(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM checks WHERE status = 'IN_PROGRESS'",
-  );
+  const { rows } = await db.query<{ n: number }>(COUNT_IN_PROGRESS);
   return rows[0]?.n ?? 0;
 }
 
+const OLDEST_IN_PROGRESS = sqlOf`SELECT extract(epoch FROM now() - min(${checks.createdAt}))::float8 AS s FROM ${checks} WHERE ${checks.status} = 'IN_PROGRESS'`;
+
 /** Age in seconds of the oldest IN_PROGRESS check; null when there is none. */
 export async function oldestCheckInProgressAgeSeconds(db: Queryable): Promise<number | null> {
-  const { rows } = await db.query<{ s: number | null }>(
-    "SELECT extract(epoch FROM now() - min(created_at))::float8 AS s FROM checks WHERE status = 'IN_PROGRESS'",
-  );
+  const { rows } = await db.query<{ s: number | null }>(OLDEST_IN_PROGRESS);
   return rows[0]?.s ?? null;
 }

@@ -2,7 +2,9 @@
  * One small database interface over the two engines we run on: PGlite (embedded, one process; see
  * pglite.ts) and PostgreSQL (node-postgres pool, many processes; postgres.ts). The same SQL runs on both.
  */
+import type { Column, Table } from 'drizzle-orm';
 import type { DatabaseUnavailableError } from './faults.ts';
+import { type Columns, sqlOf } from './typed.ts';
 
 export { DatabaseUnavailableError } from './faults.ts';
 
@@ -21,31 +23,21 @@ export async function firstRow<T>(db: Queryable, sql: string, params: unknown[])
 }
 
 /**
- * One row of `table` by id, scoped to its organization: another organization's row reads as absent, so every
- * caller answers it exactly like a missing one (a 404). `table` and `columns` are the caller's constants.
- */
-export function findOwnedRow<T>(
-  db: Queryable,
-  table: string,
-  columns: string,
-  organizationId: string,
-  id: string,
-): Promise<T | undefined> {
-  return firstRow<T>(db, `SELECT ${columns} FROM ${table} WHERE id = $1 AND organization_id = $2`, [
-    id,
-    organizationId,
-  ]);
-}
-
-/**
  * How one thing of an organization is looked up by id, from a row to what the API and the portal show:
  * another organization's thing reads as absent, so every caller answers it exactly like a missing one.
  */
 export type OwnedLookup<T> = (db: Queryable, organizationId: string, id: string) => Promise<T | undefined>;
 
-/** `findOwnedRow` for one table and its columns: a module's `findX(db, organizationId, id)`. */
-export function ownedRowLookup<T>(table: string, columns: string): OwnedLookup<T> {
-  return (db, organizationId, id) => findOwnedRow<T>(db, table, columns, organizationId, id);
+/** A table whose rows belong to an organization, keyed by `id`. */
+type OwnedTable = Table & { id: Column; organizationId: Column };
+
+/**
+ * One row of `table` by id, scoped to its organization, read with `columns`: a module's
+ * `findX(db, organizationId, id)`. Another organization's row reads as absent (a 404, like a missing one).
+ */
+export function ownedRowLookup<T>(table: OwnedTable, columns: Columns<T>): OwnedLookup<T> {
+  const text = sqlOf`SELECT ${columns} FROM ${table} WHERE ${table.id} = $1 AND ${table.organizationId} = $2`;
+  return (db, organizationId, id) => firstRow<T>(db, text, [id, organizationId]);
 }
 
 /** Which page of an organization's rows, newest first: up to `limit` rows older than the id `before`. */
@@ -58,25 +50,28 @@ export interface NewestFirstPage {
  * A page of an organization's rows of `table`, newest first. Its ids are time-ordered (UUIDv7, or prefixed
  * ones that sort by time), so id order is creation order and the last id of a page is the next one's cursor.
  */
-export function organizationPageLookup<T>(table: string, columns: string) {
+export function organizationPageLookup<T>(table: OwnedTable, columns: Columns<T>) {
+  const text = sqlOf`SELECT ${columns} FROM ${table}
+        WHERE ${table.organizationId} = $1 AND ($2::text IS NULL OR ${table.id} < $2)
+        ORDER BY ${table.id} DESC LIMIT $3`;
   return async (db: Queryable, organizationId: string, page: NewestFirstPage): Promise<T[]> => {
-    const { rows } = await db.query<T>(
-      `SELECT ${columns} FROM ${table}
-        WHERE organization_id = $1 AND ($2::text IS NULL OR id < $2)
-        ORDER BY id DESC LIMIT $3`,
-      [organizationId, page.before ?? null, page.limit],
-    );
+    const { rows } = await db.query<T>(text, [organizationId, page.before ?? null, page.limit]);
     return rows;
   };
 }
 
+/** A table that takes an Idempotency-Key (checks, batches, monitors). */
+type IdempotentTable = OwnedTable & { idempotencyKey: Column; createdAt: Column };
+
 /**
- * The Idempotency-Key statements of `table` (checks, batches, monitors: each has `organization_id`,
- * `idempotency_key`, `request_hash`, `created_at`), read with `columns`: `findHolder`, the row holding a key
- * and whether it is older than `windowMs`; `release`, which frees an expired key for reuse (unless another
+ * The Idempotency-Key statements of `table`, read with `columns`: `findHolder`, the row holding a key and
+ * whether it is older than `windowMs`; `release`, which frees an expired key for reuse (unless another
  * request freed it already).
  */
-export function idempotencyKeyStatements<T>(table: string, columns: string) {
+export function idempotencyKeyStatements<T>(table: IdempotentTable, columns: Columns<T>) {
+  const findHolder = sqlOf`SELECT ${columns}, ${table.createdAt} < now() - $3 * interval '1 millisecond' AS expired
+           FROM ${table} WHERE ${table.organizationId} = $1 AND ${table.idempotencyKey} = $2`;
+  const release = sqlOf`UPDATE ${table} SET ${table.idempotencyKey} = NULL WHERE ${table.id} = $1 AND ${table.idempotencyKey} = $2`;
   return {
     findHolder: (
       db: Queryable,
@@ -84,17 +79,9 @@ export function idempotencyKeyStatements<T>(table: string, columns: string) {
       idempotencyKey: string,
       windowMs: number,
     ): Promise<(T & { expired: boolean }) | undefined> =>
-      firstRow<T & { expired: boolean }>(
-        db,
-        `SELECT ${columns}, created_at < now() - $3 * interval '1 millisecond' AS expired
-           FROM ${table} WHERE organization_id = $1 AND idempotency_key = $2`,
-        [organizationId, idempotencyKey, windowMs],
-      ),
+      firstRow<T & { expired: boolean }>(db, findHolder, [organizationId, idempotencyKey, windowMs]),
     release: async (db: Queryable, id: string, idempotencyKey: string): Promise<void> => {
-      await db.query(`UPDATE ${table} SET idempotency_key = NULL WHERE id = $1 AND idempotency_key = $2`, [
-        id,
-        idempotencyKey,
-      ]);
+      await db.query(release, [id, idempotencyKey]);
     },
   };
 }

@@ -4,7 +4,8 @@
  * count-and-reserve one atomic statement, so that parallel requests cannot slip past the limit.
  */
 import type { Queryable } from './db.ts';
-import type { loginAttempts } from './schema.ts';
+import { loginAttempts } from './schema.ts';
+import { columns, sqlOf } from './typed.ts';
 
 export type LoginAttempt = typeof loginAttempts.$inferSelect;
 
@@ -26,6 +27,23 @@ export interface AttemptPolicy {
 
 export type Reservation = { allowed: true; attempt: number } | { allowed: false; retryAt: Date };
 
+const a = loginAttempts;
+const RESERVE = sqlOf`INSERT INTO ${a} AS a (${a.key}, ${a.attempts}, ${a.lastAttemptAt}, ${a.blockedUntil})
+       VALUES ($1, 1, $2::timestamptz,
+               CASE WHEN $3::int <= 1 THEN $2::timestamptz + LEAST($4::float8, $5::float8) * interval '1 millisecond' END)
+       ON CONFLICT (${a.key}) DO UPDATE
+          SET (${a.attempts}, ${a.lastAttemptAt}, ${a.blockedUntil}) = (
+                SELECT n, $2::timestamptz,
+                       CASE WHEN n >= $3::int
+                            THEN $2::timestamptz
+                                 + LEAST($5::float8, $4::float8 * 2.0::float8 ^ LEAST(n - $3::int, 30))
+                                   * interval '1 millisecond'
+                       END
+                  FROM (SELECT CASE WHEN a.${a.lastAttemptAt} > $6::timestamptz THEN a.${a.attempts} + 1 ELSE 1 END AS n) AS next)
+        WHERE a.${a.blockedUntil} IS NULL OR a.${a.blockedUntil} <= $2::timestamptz
+       RETURNING ${a.attempts}`;
+const BLOCKED_UNTIL = sqlOf`SELECT ${columns(a, ['blockedUntil'])} FROM ${a} WHERE ${a.key} = $1`;
+
 /**
  * Counts an attempt and reserves it, or refuses it while the key waits out its backoff. One statement:
  * `INSERT … ON CONFLICT DO UPDATE` takes the row lock, and the `WHERE` sees the row as the last committed
@@ -44,28 +62,16 @@ export async function reserveLoginAttempt(
   // A refusal reads the wait in a second statement; if the row changed in between (a success cleared it,
   // the wait just ended), try the reservation again.
   for (let round = 0; round < 3; round++) {
-    const { rows } = await db.query<Pick<LoginAttempt, 'attempts'>>(
-      `INSERT INTO login_attempts AS a (key, attempts, last_attempt_at, blocked_until)
-       VALUES ($1, 1, $2::timestamptz,
-               CASE WHEN $3::int <= 1 THEN $2::timestamptz + LEAST($4::float8, $5::float8) * interval '1 millisecond' END)
-       ON CONFLICT (key) DO UPDATE
-          SET (attempts, last_attempt_at, blocked_until) = (
-                SELECT n, $2::timestamptz,
-                       CASE WHEN n >= $3::int
-                            THEN $2::timestamptz
-                                 + LEAST($5::float8, $4::float8 * 2.0::float8 ^ LEAST(n - $3::int, 30))
-                                   * interval '1 millisecond'
-                       END
-                  FROM (SELECT CASE WHEN a.last_attempt_at > $6::timestamptz THEN a.attempts + 1 ELSE 1 END AS n) AS next)
-        WHERE a.blocked_until IS NULL OR a.blocked_until <= $2::timestamptz
-       RETURNING attempts`,
-      [key, now, policy.freeAttempts, policy.firstWaitMs, policy.maxWaitMs, forgetBefore],
-    );
+    const { rows } = await db.query<Pick<LoginAttempt, 'attempts'>>(RESERVE, [
+      key,
+      now,
+      policy.freeAttempts,
+      policy.firstWaitMs,
+      policy.maxWaitMs,
+      forgetBefore,
+    ]);
     if (rows[0]) return { allowed: true, attempt: rows[0].attempts };
-    const blocked = await db.query<Pick<LoginAttempt, 'blockedUntil'>>(
-      'SELECT blocked_until AS "blockedUntil" FROM login_attempts WHERE key = $1',
-      [key],
-    );
+    const blocked = await db.query<Pick<LoginAttempt, 'blockedUntil'>>(BLOCKED_UNTIL, [key]);
     const retryAt = blocked.rows[0]?.blockedUntil;
     if (retryAt && retryAt.getTime() > now.getTime()) return { allowed: false, retryAt };
   }
@@ -73,12 +79,17 @@ export async function reserveLoginAttempt(
   return { allowed: false, retryAt: new Date(now.getTime() + 1000) };
 }
 
+const CLEAR = sqlOf`DELETE FROM ${a} WHERE ${a.key} = $1`;
+
 /** A successful sign-in: the account starts again from zero. */
 export async function clearLoginAttempts(db: Queryable, key: string): Promise<void> {
-  await db.query('DELETE FROM login_attempts WHERE key = $1', [key]);
+  await db.query(CLEAR, [key]);
 }
 
 const PRUNE_BATCH = 1000;
+const PRUNE = sqlOf`DELETE FROM ${a}
+        WHERE ${a.key} IN (SELECT ${a.key} FROM ${a} WHERE ${a.lastAttemptAt} < $1::timestamptz LIMIT ${PRUNE_BATCH})
+          AND ${a.lastAttemptAt} < $1::timestamptz AND (${a.blockedUntil} IS NULL OR ${a.blockedUntil} < $1::timestamptz)`;
 
 /**
  * Deletes forgotten rows (see ATTEMPTS_FORGOTTEN_AFTER_MS) in batches, so a flood of made-up emails leaves
@@ -89,12 +100,7 @@ export async function pruneLoginAttempts(db: Queryable, now: Date): Promise<numb
   const before = new Date(now.getTime() - ATTEMPTS_FORGOTTEN_AFTER_MS);
   let deleted = 0;
   for (;;) {
-    const { rowCount } = await db.query(
-      `DELETE FROM login_attempts
-        WHERE key IN (SELECT key FROM login_attempts WHERE last_attempt_at < $1::timestamptz LIMIT ${PRUNE_BATCH})
-          AND last_attempt_at < $1::timestamptz AND (blocked_until IS NULL OR blocked_until < $1::timestamptz)`,
-      [before],
-    );
+    const { rowCount } = await db.query(PRUNE, [before]);
     deleted += rowCount;
     if (rowCount < PRUNE_BATCH) return deleted;
   }

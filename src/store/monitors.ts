@@ -1,7 +1,7 @@
 /**
  * The `monitors` table outside the scheduler: creating, listing, reading, pausing and deleting a monitor,
  * and a monitor's latest runs (its checks). The scheduler's claim and run statements are in
- * src/store/queue/claim-monitors.ts; row typing as described at the top of organizations.ts.
+ * src/store/queue/claim-monitors.ts; statements are typed as described in typed.ts.
  */
 import {
   firstRow,
@@ -10,17 +10,28 @@ import {
   ownedRowLookup,
   type Queryable,
 } from './db.ts';
-import type { checks, monitors } from './schema.ts';
+import { checks, monitors } from './schema.ts';
+import { columns, joinColumns, type RowOf, sqlOf } from './typed.ts';
 
-/** A monitor as read (its Idempotency-Key and body hash are read only to settle a create). */
-export type MonitorRow = Omit<typeof monitors.$inferSelect, 'idempotencyKey' | 'requestHash'>;
-type CheckRow = typeof checks.$inferSelect;
+/** Every column but the Idempotency-Key and body hash (read only to settle a create), by drizzle key. */
+export const MONITOR_COLUMNS = columns(monitors, [
+  'id',
+  'organizationId',
+  'status',
+  'tradingPartnerServiceId',
+  'request',
+  'everyDays',
+  'dates',
+  'checkedThrough',
+  'nextRunAt',
+  'lastRunAt',
+  'runs',
+  'requestCorrections',
+  'createdAt',
+]);
 
-/** Every column, aliased to its drizzle key. */
-export const MONITOR_COLUMNS = `id, organization_id AS "organizationId", status,
-  trading_partner_service_id AS "tradingPartnerServiceId", request, every_days AS "everyDays", dates,
-  checked_through AS "checkedThrough", next_run_at AS "nextRunAt", last_run_at AS "lastRunAt", runs,
-  request_corrections AS "requestCorrections", created_at AS "createdAt"`;
+/** A monitor as read. */
+export type MonitorRow = RowOf<typeof MONITOR_COLUMNS>;
 
 /** What a monitor's runs are made from: whose it is, the check it repeats, and when it is due. */
 export type MonitorPlan = Pick<
@@ -44,35 +55,34 @@ export type NewMonitor = MonitorPlan &
  * statement, so the limit holds up to concurrent creates within one statement snapshot: two racing creates
  * may pass it by one, a soft limit. The unique index decides races on the key.
  */
-export async function insertMonitor(db: Queryable, monitor: NewMonitor, limit: number): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `INSERT INTO monitors (id, organization_id, trading_partner_service_id, request, every_days, dates, next_run_at,
-                           created_at, idempotency_key, request_hash, request_corrections)
+const INSERT = sqlOf`INSERT INTO ${monitors} (${monitors.id}, ${monitors.organizationId}, ${monitors.tradingPartnerServiceId}, ${monitors.request}, ${monitors.everyDays}, ${monitors.dates}, ${monitors.nextRunAt},
+                           ${monitors.createdAt}, ${monitors.idempotencyKey}, ${monitors.requestHash}, ${monitors.requestCorrections})
      SELECT $1, $2, $3, $4, $5, $6, $7, $9, $10, $11, $12::jsonb
-      WHERE (SELECT count(*) FROM monitors WHERE organization_id = $2) < $8
-     ON CONFLICT (organization_id, idempotency_key) DO NOTHING`,
-    [
-      monitor.id,
-      monitor.organizationId,
-      monitor.tradingPartnerServiceId,
-      monitor.request,
-      monitor.everyDays,
-      monitor.dates,
-      monitor.nextRunAt,
-      limit,
-      monitor.createdAt,
-      monitor.idempotencyKey,
-      monitor.requestHash,
-      // As JSON text: the drivers would send a JS array as a PostgreSQL array.
-      monitor.requestCorrections == null ? null : JSON.stringify(monitor.requestCorrections),
-    ],
-  );
+      WHERE (SELECT count(*) FROM ${monitors} WHERE ${monitors.organizationId} = $2) < $8
+     ON CONFLICT (${monitors.organizationId}, ${monitors.idempotencyKey}) DO NOTHING`;
+
+export async function insertMonitor(db: Queryable, monitor: NewMonitor, limit: number): Promise<boolean> {
+  const { rowCount } = await db.query(INSERT, [
+    monitor.id,
+    monitor.organizationId,
+    monitor.tradingPartnerServiceId,
+    monitor.request,
+    monitor.everyDays,
+    monitor.dates,
+    monitor.nextRunAt,
+    limit,
+    monitor.createdAt,
+    monitor.idempotencyKey,
+    monitor.requestHash,
+    // As JSON text: the drivers would send a JS array as a PostgreSQL array.
+    monitor.requestCorrections == null ? null : JSON.stringify(monitor.requestCorrections),
+  ]);
   return rowCount === 1;
 }
 
-const idempotencyKeys = idempotencyKeyStatements<MonitorRow & { requestHash: string | null }>(
-  'monitors',
-  `${MONITOR_COLUMNS}, request_hash AS "requestHash"`,
+const idempotencyKeys = idempotencyKeyStatements(
+  monitors,
+  joinColumns(MONITOR_COLUMNS, columns(monitors, ['requestHash'])),
 );
 /** The monitor holding an Idempotency-Key, and whether the key is older than `windowMs`. */
 export const findMonitorByIdempotencyKey = idempotencyKeys.findHolder;
@@ -80,14 +90,16 @@ export const findMonitorByIdempotencyKey = idempotencyKeys.findHolder;
 export const releaseMonitorIdempotencyKey = idempotencyKeys.release;
 
 /** A monitor of an organization (another organization's reads as absent). */
-export const findMonitor = ownedRowLookup<MonitorRow>('monitors', MONITOR_COLUMNS);
+export const findMonitor = ownedRowLookup(monitors, MONITOR_COLUMNS);
 
 /** Up to `limit` monitors of an organization, newest first, older than the cursor `before` (an id). */
-export const selectMonitorPage = organizationPageLookup<MonitorRow>('monitors', MONITOR_COLUMNS);
+export const selectMonitorPage = organizationPageLookup(monitors, MONITOR_COLUMNS);
 
-export type MonitorRunRow = Pick<CheckRow, 'id' | 'status' | 'verdict' | 'createdAt'> & {
-  dateOfService: string | null;
-};
+const RUN = columns(checks, ['id', 'status', 'verdict', 'createdAt']);
+export type MonitorRunRow = RowOf<typeof RUN> & { dateOfService: string | null };
+const SELECT_RUNS = sqlOf`SELECT ${RUN},
+            ${checks.request}->'encounter'->>'dateOfService' AS "dateOfService"
+       FROM ${checks} WHERE ${checks.monitorId} = $1 ORDER BY ${checks.id} DESC LIMIT $2`;
 
 /** The latest `limit` checks of a monitor, newest first (ids are time-ordered). */
 export async function selectMonitorRuns(
@@ -95,14 +107,12 @@ export async function selectMonitorRuns(
   monitorId: string,
   limit: number,
 ): Promise<MonitorRunRow[]> {
-  const { rows } = await db.query<MonitorRunRow>(
-    `SELECT id, status, verdict, created_at AS "createdAt",
-            request->'encounter'->>'dateOfService' AS "dateOfService"
-       FROM checks WHERE monitor_id = $1 ORDER BY id DESC LIMIT $2`,
-    [monitorId, limit],
-  );
+  const { rows } = await db.query<MonitorRunRow>(SELECT_RUNS, [monitorId, limit]);
   return rows;
 }
+
+const UPDATE_STATUS = sqlOf`UPDATE ${monitors} SET ${monitors.status} = $3 WHERE ${monitors.id} = $1 AND ${monitors.organizationId} = $2 AND ${monitors.status} <> 'completed'
+      RETURNING ${MONITOR_COLUMNS}`;
 
 /**
  * Pauses an active monitor or makes a paused one active again; a completed monitor is left as it is. Its
@@ -115,23 +125,16 @@ export const updateMonitorStatus = (
   organizationId: string,
   id: string,
   status: 'active' | 'paused',
-) =>
-  firstRow<MonitorRow>(
-    db,
-    `UPDATE monitors SET status = $3 WHERE id = $1 AND organization_id = $2 AND status <> 'completed'
-      RETURNING ${MONITOR_COLUMNS}`,
-    [id, organizationId, status],
-  );
+) => firstRow<MonitorRow>(db, UPDATE_STATUS, [id, organizationId, status]);
 
 /**
  * Deletes a monitor (and with it the PHI it holds); its checks stay, no longer linked (ON DELETE SET NULL).
  * False when it is not the organization's. A run being created at the same moment holds the row locked:
  * the delete waits for it, so the check of that run exists and is unlinked too.
  */
+const DELETE = sqlOf`DELETE FROM ${monitors} WHERE ${monitors.id} = $1 AND ${monitors.organizationId} = $2`;
+
 export async function deleteMonitor(db: Queryable, organizationId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM monitors WHERE id = $1 AND organization_id = $2', [
-    id,
-    organizationId,
-  ]);
+  const { rowCount } = await db.query(DELETE, [id, organizationId]);
   return rowCount === 1;
 }

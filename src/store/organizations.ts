@@ -3,44 +3,44 @@
  * columns of the organization). Callers keep the rules (name length, URL checks, sealing secrets); this
  * module only runs the SQL.
  *
- * How statements here and in the other table modules are typed: a statement names each column it returns
- * with its drizzle key (`webhook_url AS "webhookUrl"`) and is typed with `Pick<…Row, keys>` of the row type
- * that drizzle infers from src/store/schema.ts, so a key renamed in the schema is a compile error and a
- * column renamed in the database is a test error; no row shape is written by hand.
+ * Statements are typed as described in typed.ts.
  */
+import type { Column } from 'drizzle-orm';
 import { firstRow, type Queryable } from './db.ts';
-import type { organizations } from './schema.ts';
+import { organizations } from './schema.ts';
+import { columns, type RowOf, sqlOf } from './typed.ts';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 
 /**
  * The statements of one setting column of an organization: `find` (undefined when there is no such
- * organization) and `update` (the value as given: callers keep the rules). `column` is this module's constant.
+ * organization) and `update` (the value as given: callers keep the rules).
  */
-function settingColumn<K extends keyof OrganizationRow>(column: string, key: K) {
+function settingColumn<K extends keyof OrganizationRow & keyof typeof organizations>(key: K) {
+  const column: Column = organizations[key];
+  const find = sqlOf`SELECT ${columns(organizations, [key])} FROM ${organizations} WHERE ${organizations.id} = $1`;
+  const update = sqlOf`UPDATE ${organizations} SET ${column} = $2 WHERE ${organizations.id} = $1`;
   return {
     find: (db: Queryable, organizationId: string) =>
-      firstRow<Pick<OrganizationRow, K>>(
-        db,
-        `SELECT ${column} AS "${key}" FROM organizations WHERE id = $1`,
-        [organizationId],
-      ),
+      firstRow<Pick<OrganizationRow, K>>(db, find, [organizationId]),
     update: async (db: Queryable, organizationId: string, value: OrganizationRow[K]): Promise<void> => {
-      await db.query(`UPDATE organizations SET ${column} = $2 WHERE id = $1`, [organizationId, value]);
+      await db.query(update, [organizationId, value]);
     },
   };
 }
 
-const eligibilityEnabled = settingColumn('eligibility_enabled', 'eligibilityEnabled');
-const webhookEventTypes = settingColumn('webhook_event_types', 'webhookEventTypes');
-const timeZone = settingColumn('time_zone', 'timeZone');
-const reuseWithinHours = settingColumn('reuse_within_hours', 'reuseWithinHours');
+const eligibilityEnabled = settingColumn('eligibilityEnabled');
+const webhookEventTypes = settingColumn('webhookEventTypes');
+const timeZone = settingColumn('timeZone');
+const reuseWithinHours = settingColumn('reuseWithinHours');
+
+const INSERT = sqlOf`INSERT INTO ${organizations} (${organizations.id}, ${organizations.name}) VALUES ($1, $2)`;
 
 export async function insertOrganization(
   db: Queryable,
   org: Pick<OrganizationRow, 'id' | 'name'>,
 ): Promise<void> {
-  await db.query('INSERT INTO organizations (id, name) VALUES ($1, $2)', [org.id, org.name]);
+  await db.query(INSERT, [org.id, org.name]);
 }
 
 export const updateEligibilityEnabled = eligibilityEnabled.update;
@@ -53,46 +53,46 @@ export async function lockFirstStart(tx: Queryable): Promise<void> {
   await tx.query('SELECT pg_advisory_xact_lock(7253901119)');
 }
 
+const COUNT = sqlOf`SELECT count(*)::int AS n FROM ${organizations}`;
+
 export async function countOrganizations(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
+  const { rows } = await db.query<{ n: number }>(COUNT);
   return rows[0]!.n;
 }
 
+const EXISTS = sqlOf`SELECT 1 FROM ${organizations} WHERE ${organizations.id} = $1`;
+
 export async function organizationExists(db: Queryable, id: string): Promise<boolean> {
-  const { rows } = await db.query('SELECT 1 FROM organizations WHERE id = $1', [id]);
+  const { rows } = await db.query(EXISTS, [id]);
   return rows.length > 0;
 }
 
+const LISTED = columns(organizations, ['id', 'name', 'eligibilityEnabled']);
+const LIST = sqlOf`SELECT ${LISTED} FROM ${organizations} ORDER BY ${organizations.createdAt}`;
+
 /** Every organization, oldest first. */
-export async function listOrganizations(
-  db: Queryable,
-): Promise<Pick<OrganizationRow, 'id' | 'name' | 'eligibilityEnabled'>[]> {
-  const { rows } = await db.query<Pick<OrganizationRow, 'id' | 'name' | 'eligibilityEnabled'>>(
-    'SELECT id, name, eligibility_enabled AS "eligibilityEnabled" FROM organizations ORDER BY created_at',
-  );
+export async function listOrganizations(db: Queryable): Promise<RowOf<typeof LISTED>[]> {
+  const { rows } = await db.query<RowOf<typeof LISTED>>(LIST);
   return rows;
 }
 
-export type WebhookColumns = Pick<
-  OrganizationRow,
-  | 'webhookUrl'
-  | 'webhookSecret'
-  | 'webhookPreviousSecret'
-  | 'webhookPreviousSecretExpiresAt'
-  | 'webhookEventTypes'
->;
+const WEBHOOK_COLUMNS = columns(organizations, [
+  'webhookUrl',
+  'webhookSecret',
+  'webhookPreviousSecret',
+  'webhookPreviousSecretExpiresAt',
+  'webhookEventTypes',
+]);
+export type WebhookColumns = RowOf<typeof WEBHOOK_COLUMNS>;
+const FIND_WEBHOOK = sqlOf`SELECT ${WEBHOOK_COLUMNS}
+       FROM ${organizations} WHERE ${organizations.id} = $1`;
 
 /** The webhook URL and the sealed secrets; undefined when there is no such organization. */
 export const findWebhookColumns = (db: Queryable, organizationId: string) =>
-  firstRow<WebhookColumns>(
-    db,
-    `SELECT webhook_url AS "webhookUrl", webhook_secret AS "webhookSecret",
-            webhook_previous_secret AS "webhookPreviousSecret",
-            webhook_previous_secret_expires_at AS "webhookPreviousSecretExpiresAt",
-            webhook_event_types AS "webhookEventTypes"
-       FROM organizations WHERE id = $1`,
-    [organizationId],
-  );
+  firstRow<WebhookColumns>(db, FIND_WEBHOOK, [organizationId]);
+
+const CLEAR_URL = sqlOf`UPDATE ${organizations} SET ${organizations.webhookUrl} = NULL WHERE ${organizations.id} = $1`;
+const SET_URL = sqlOf`UPDATE ${organizations} SET ${organizations.webhookUrl} = $2 WHERE ${organizations.id} = $1`;
 
 /** Sets (a URL already checked) or clears (null) the webhook URL. */
 export async function updateWebhookUrl(
@@ -100,30 +100,36 @@ export async function updateWebhookUrl(
   organizationId: string,
   url: string | null,
 ): Promise<void> {
-  if (url === null)
-    await db.query('UPDATE organizations SET webhook_url = NULL WHERE id = $1', [organizationId]);
-  else await db.query('UPDATE organizations SET webhook_url = $2 WHERE id = $1', [organizationId, url]);
+  if (url === null) await db.query(CLEAR_URL, [organizationId]);
+  else await db.query(SET_URL, [organizationId, url]);
 }
 
 /** The event types the endpoint receives (already validated names), or null for all of them. */
 export const updateWebhookEventTypes = webhookEventTypes.update;
 
+const CLEAR_SECRETS = sqlOf`UPDATE ${organizations} SET ${organizations.webhookSecret} = NULL, ${organizations.webhookPreviousSecret} = NULL, ${organizations.webhookPreviousSecretExpiresAt} = NULL
+      WHERE ${organizations.id} = $1`;
+
 /** Clears the signing secret and any previous one still valid. */
 export async function clearWebhookSecrets(db: Queryable, organizationId: string): Promise<void> {
-  await db.query(
-    `UPDATE organizations SET webhook_secret = NULL, webhook_previous_secret = NULL, webhook_previous_secret_expires_at = NULL
-      WHERE id = $1`,
-    [organizationId],
-  );
+  await db.query(CLEAR_SECRETS, [organizationId]);
 }
+
+const SET_SECRET = sqlOf`UPDATE ${organizations} SET ${organizations.webhookSecret} = $2 WHERE ${organizations.id} = $1`;
 
 export async function updateWebhookSecret(
   db: Queryable,
   organizationId: string,
   sealed: string,
 ): Promise<void> {
-  await db.query('UPDATE organizations SET webhook_secret = $2 WHERE id = $1', [organizationId, sealed]);
+  await db.query(SET_SECRET, [organizationId, sealed]);
 }
+
+const ROLL_SECRET = sqlOf`UPDATE ${organizations}
+        SET ${organizations.webhookPreviousSecret} = ${organizations.webhookSecret},
+            ${organizations.webhookPreviousSecretExpiresAt} = now() + $3 * interval '1 millisecond',
+            ${organizations.webhookSecret} = $2
+      WHERE ${organizations.id} = $1 AND ${organizations.webhookSecret} IS NOT NULL`;
 
 /**
  * The current secret becomes the previous one for `overlapMs`, `sealed` the current one; false when there
@@ -135,14 +141,7 @@ export async function rollWebhookSecretColumns(
   sealed: string,
   overlapMs: number,
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE organizations
-        SET webhook_previous_secret = webhook_secret,
-            webhook_previous_secret_expires_at = now() + $3 * interval '1 millisecond',
-            webhook_secret = $2
-      WHERE id = $1 AND webhook_secret IS NOT NULL`,
-    [organizationId, sealed, overlapMs],
-  );
+  const { rowCount } = await db.query(ROLL_SECRET, [organizationId, sealed, overlapMs]);
   return rowCount === 1;
 }
 

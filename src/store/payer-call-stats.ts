@@ -4,7 +4,8 @@
  * only: no check id, no patient, no payer answer.
  */
 import type { Queryable } from './db.ts';
-import type { payerCallStats } from './schema.ts';
+import { type payerCallStats, payerCallStats as t } from './schema.ts';
+import { sqlOf } from './typed.ts';
 
 /**
  * Upper bounds (milliseconds, inclusive) of the latency buckets; a last bucket counts the calls above the
@@ -221,15 +222,15 @@ function lineOf(key: string, row: Record<string, unknown>): ScorecardLine {
 
 /** The `limit` payers with the most calls since `since` (ties by id): the ones metrics may name. */
 export async function topPayersByCalls(db: Queryable, since: Date, limit: number): Promise<string[]> {
-  const { rows } = await db.query<{ payerId: string }>(
-    `SELECT payer_id AS "payerId" FROM payer_call_stats WHERE hour >= $1 AND payer_id <> '${ALL_PAYERS}'
-      GROUP BY payer_id ORDER BY sum(calls) DESC, payer_id LIMIT $2`,
-    [since, limit],
-  );
+  const { rows } = await db.query<{ payerId: string }>(TOP_PAYERS, [since, limit, ALL_PAYERS]);
   return rows.map((r) => r.payerId);
 }
 
 /** Deletes the hours before `before`; returns how many rows. */
 export async function prunePayerCallStats(db: Queryable, before: Date): Promise<number> {
-  return (await db.query('DELETE FROM payer_call_stats WHERE hour < $1', [before])).rowCount;
+  return (await db.query(PRUNE, [before])).rowCount;
 }
+
+const TOP_PAYERS = sqlOf`SELECT ${t.payerId} AS "payerId" FROM ${t} WHERE ${t.hour} >= $1 AND ${t.payerId} <> $3
+  GROUP BY ${t.payerId} ORDER BY sum(${t.calls}) DESC, ${t.payerId} LIMIT $2`;
+const PRUNE = sqlOf`DELETE FROM ${t} WHERE ${t.hour} < $1`;

@@ -5,6 +5,18 @@
  */
 import { PAYER_DIRECTORY_CHANNEL, wake } from './channels.ts';
 import type { Db, Queryable } from './db.ts';
+import { payerDirectory as t } from './schema.ts';
+import { sqlOf } from './typed.ts';
+
+const READ = sqlOf`SELECT ${t.source} AS source, ${t.document} AS document, ${t.version} AS version
+  FROM ${t} ORDER BY ${t.source}`;
+// Unchanged documents are not written: a process starting with the same file wakes no one.
+const WRITE = sqlOf`INSERT INTO ${t} (${t.source}, ${t.document}, ${t.version}, ${t.updatedAt})
+  VALUES ($1, $2::jsonb, 1, now())
+  ON CONFLICT (${t.source}) DO UPDATE
+    SET ${t.document} = excluded.${t.document}, ${t.version} = ${t}.${t.version} + 1, ${t.updatedAt} = now()
+    WHERE ${t}.${t.document} IS DISTINCT FROM excluded.${t.document}`;
+const DELETE = sqlOf`DELETE FROM ${t} WHERE ${t.source} = $1`;
 
 export interface DirectorySource {
   source: string;
@@ -13,9 +25,7 @@ export interface DirectorySource {
 }
 
 export async function readDirectorySources(db: Queryable): Promise<DirectorySource[]> {
-  const { rows } = await db.query<{ source: string; document: unknown; version: string | number }>(
-    'SELECT source, document, version FROM payer_directory ORDER BY source',
-  );
+  const { rows } = await db.query<{ source: string; document: unknown; version: string | number }>(READ);
   return rows.map((r) => ({ source: r.source, document: r.document, version: Number(r.version) }));
 }
 
@@ -25,14 +35,7 @@ export async function readDirectorySources(db: Queryable): Promise<DirectorySour
  */
 export async function writeDirectorySource(db: Db, source: string, document: unknown): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const { rowCount } = await tx.query(
-      `INSERT INTO payer_directory (source, document, version, updated_at)
-       VALUES ($1, $2::jsonb, 1, now())
-       ON CONFLICT (source) DO UPDATE
-         SET document = excluded.document, version = payer_directory.version + 1, updated_at = now()
-         WHERE payer_directory.document IS DISTINCT FROM excluded.document`,
-      [source, JSON.stringify(document)],
-    );
+    const { rowCount } = await tx.query(WRITE, [source, JSON.stringify(document)]);
     if (rowCount) await wake(tx, PAYER_DIRECTORY_CHANNEL);
     return rowCount === 1;
   });
@@ -40,7 +43,7 @@ export async function writeDirectorySource(db: Db, source: string, document: unk
 
 export async function deleteDirectorySource(db: Db, source: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const { rowCount } = await tx.query('DELETE FROM payer_directory WHERE source = $1', [source]);
+    const { rowCount } = await tx.query(DELETE, [source]);
     if (rowCount) await wake(tx, PAYER_DIRECTORY_CHANNEL);
     return rowCount === 1;
   });

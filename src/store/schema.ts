@@ -16,6 +16,9 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type { RequestCorrection } from '../contract/check-response.ts';
+import type { CoverageChange } from '../contract/webhook-events.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -112,7 +115,7 @@ export const monitors = pgTable(
     status: text('status').notNull().default('active'),
     tradingPartnerServiceId: text('trading_partner_service_id').notNull(),
     /** The check body each run submits (PHI), as repaired at creation, without a date of service. */
-    request: jsonb('request').notNull(),
+    request: jsonb('request').$type<EligibilityCheckRequest>().notNull(),
     /** Run every this many days (null: a dates monitor). */
     everyDays: integer('every_days'),
     /** Appointment dates (YYYYMMDD, ascending); each is checked once, with that date of service. */
@@ -127,7 +130,7 @@ export const monitors = pgTable(
      * The repairs made to the request at creation (RequestCorrection[]; null: none): each run's check
      * carries them, so its result has the REQUEST_CORRECTED warning like a submitted check's.
      */
-    requestCorrections: jsonb('request_corrections'),
+    requestCorrections: jsonb('request_corrections').$type<RequestCorrection[]>(),
     /** The create's Idempotency-Key, if sent: the same key and body within 24 h answer this monitor again. */
     idempotencyKey: text('idempotency_key'),
     /** Hash of the create body as sent (checks/submit.ts requestHash), to tell a replay from a conflict. */
@@ -150,10 +153,13 @@ export const checks = pgTable(
       .references(() => organizations.id),
     status: text('status').notNull(),
     tradingPartnerServiceId: text('trading_partner_service_id').notNull(),
-    /** The submitted request (PHI), as repaired at submission (checks/request-repair.ts). */
-    request: jsonb('request').notNull(),
-    /** The repairs made to the request (`RequestCorrection[]`: fields and kinds, no values); null: none. */
-    requestCorrections: jsonb('request_corrections'),
+    /**
+     * The submitted request (PHI), as repaired at submission (checks/request-repair.ts). A purged check
+     * keeps only its `tradingPartnerServiceId` (src/store/queue/purge-checks.ts).
+     */
+    request: jsonb('request').$type<EligibilityCheckRequest>().notNull(),
+    /** The repairs made to the request (fields and kinds, no values); null: none. */
+    requestCorrections: jsonb('request_corrections').$type<RequestCorrection[]>(),
     /** The full response body once COMPLETED/FAILED (PHI), exactly as served and sent. */
     result: text('result'),
     /** Codes only (no PHI): outcome summary for lists and metrics. */
@@ -202,7 +208,7 @@ export const checks = pgTable(
      * the changes found (`CoverageChange[]`, PHI like the result); null when nothing changed.
      */
     comparedWith: text('compared_with'),
-    coverageChanges: jsonb('coverage_changes'),
+    coverageChanges: jsonb('coverage_changes').$type<CoverageChange[]>(),
     /** The monitor whose run this check is (null: submitted by a client); kept as null when it is deleted. */
     monitorId: text('monitor_id').references(() => monitors.id, { onDelete: 'set null' }),
   },

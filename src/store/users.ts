@@ -1,60 +1,58 @@
 /**
  * The `users` table (portal users): every statement that reads or writes it. Normalising emails, roles
- * and hashing passwords stay in src/tenancy/users.ts. Row typing as described at the top of
- * organizations.ts.
+ * and hashing passwords stay in src/tenancy/users.ts. Statements are typed as described in typed.ts.
  */
 import { firstRow, ownedRowLookup, type Queryable } from './db.ts';
-import type { users } from './schema.ts';
+import { users } from './schema.ts';
+import { columns, joinColumns, type RowOf, sqlOf } from './typed.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
 /** What callers read of a user: everything but the creation time. */
-export type UserAccountRow = Pick<UserRow, 'id' | 'organizationId' | 'email' | 'role' | 'passwordHash'>;
+const ACCOUNT = columns(users, ['id', 'organizationId', 'email', 'role', 'passwordHash']);
+export type UserAccountRow = RowOf<typeof ACCOUNT>;
+
+const INSERT = sqlOf`INSERT INTO ${users} (${users.id}, ${users.organizationId}, ${users.email}, ${users.role}) VALUES ($1, $2, $3, $4)`;
 
 export async function insertUser(
   db: Queryable,
   user: Pick<UserRow, 'id' | 'organizationId' | 'email' | 'role'>,
 ): Promise<void> {
-  await db.query('INSERT INTO users (id, organization_id, email, role) VALUES ($1, $2, $3, $4)', [
-    user.id,
-    user.organizationId,
-    user.email,
-    user.role,
-  ]);
+  await db.query(INSERT, [user.id, user.organizationId, user.email, user.role]);
 }
+
+const BY_EMAIL = sqlOf`SELECT ${ACCOUNT}
+       FROM ${users} WHERE ${users.email} = $1`;
 
 /** `email` must be normalised already. */
 export async function findUserRowByEmail(db: Queryable, email: string): Promise<UserAccountRow | undefined> {
-  return firstRow<UserAccountRow>(
-    db,
-    `SELECT id, organization_id AS "organizationId", email, role, password_hash AS "passwordHash"
-       FROM users WHERE email = $1`,
-    [email],
-  );
+  return firstRow<UserAccountRow>(db, BY_EMAIL, [email]);
 }
 
+const EMAIL_TAKEN = sqlOf`SELECT 1 FROM ${users} WHERE ${users.email} = $1`;
+
 export async function emailTaken(db: Queryable, email: string): Promise<boolean> {
-  const { rows } = await db.query('SELECT 1 FROM users WHERE email = $1', [email]);
+  const { rows } = await db.query(EMAIL_TAKEN, [email]);
   return rows.length > 0;
 }
 
+const LISTED = joinColumns(ACCOUNT, columns(users, ['createdAt']));
+const SELECT_USERS = sqlOf`SELECT ${LISTED}
+       FROM ${users} WHERE ${users.organizationId} = $1 ORDER BY ${users.createdAt}`;
+
 /** An organization's users, oldest first. */
-export async function selectUsers(
-  db: Queryable,
-  organizationId: string,
-): Promise<(UserAccountRow & Pick<UserRow, 'createdAt'>)[]> {
-  const { rows } = await db.query<UserAccountRow & Pick<UserRow, 'createdAt'>>(
-    `SELECT id, organization_id AS "organizationId", email, role, password_hash AS "passwordHash",
-            created_at AS "createdAt"
-       FROM users WHERE organization_id = $1 ORDER BY created_at`,
-    [organizationId],
-  );
+export async function selectUsers(db: Queryable, organizationId: string): Promise<RowOf<typeof LISTED>[]> {
+  const { rows } = await db.query<RowOf<typeof LISTED>>(SELECT_USERS, [organizationId]);
   return rows;
 }
 
+const SET_PASSWORD = sqlOf`UPDATE ${users} SET ${users.passwordHash} = $2 WHERE ${users.id} = $1`;
+
 export async function updatePasswordHash(db: Queryable, userId: string, passwordHash: string): Promise<void> {
-  await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+  await db.query(SET_PASSWORD, [userId, passwordHash]);
 }
+
+const LOCK_OWNERS = sqlOf`SELECT ${users.id} FROM ${users} WHERE ${users.organizationId} = $1 AND ${users.role} = 'owner' ORDER BY ${users.id} FOR UPDATE`;
 
 /**
  * The organization's owners, locked until the transaction ends: a change that could leave it without an
@@ -62,18 +60,14 @@ export async function updatePasswordHash(db: Queryable, userId: string, password
  * cannot both succeed.
  */
 export async function lockOwners(db: Queryable, organizationId: string): Promise<Pick<UserRow, 'id'>[]> {
-  const { rows } = await db.query<Pick<UserRow, 'id'>>(
-    "SELECT id FROM users WHERE organization_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE",
-    [organizationId],
-  );
+  const { rows } = await db.query<Pick<UserRow, 'id'>>(LOCK_OWNERS, [organizationId]);
   return rows;
 }
 
 /** One user of an organization (another organization's reads as absent). */
-export const findOrganizationUser = ownedRowLookup<UserAccountRow>(
-  'users',
-  `id, organization_id AS "organizationId", email, role, password_hash AS "passwordHash"`,
-);
+export const findOrganizationUser = ownedRowLookup(users, ACCOUNT);
+
+const SET_ROLE = sqlOf`UPDATE ${users} SET ${users.role} = $3 WHERE ${users.id} = $1 AND ${users.organizationId} = $2`;
 
 export async function updateUserRole(
   db: Queryable,
@@ -81,19 +75,14 @@ export async function updateUserRole(
   userId: string,
   role: string,
 ): Promise<boolean> {
-  const { rowCount } = await db.query('UPDATE users SET role = $3 WHERE id = $1 AND organization_id = $2', [
-    userId,
-    organizationId,
-    role,
-  ]);
+  const { rowCount } = await db.query(SET_ROLE, [userId, organizationId, role]);
   return rowCount === 1;
 }
 
+const DELETE = sqlOf`DELETE FROM ${users} WHERE ${users.id} = $1 AND ${users.organizationId} = $2`;
+
 /** Deletes a user; the caller deletes their sessions and sign-in links first (foreign keys). */
 export async function deleteUser(db: Queryable, organizationId: string, userId: string): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM users WHERE id = $1 AND organization_id = $2', [
-    userId,
-    organizationId,
-  ]);
+  const { rowCount } = await db.query(DELETE, [userId, organizationId]);
   return rowCount === 1;
 }

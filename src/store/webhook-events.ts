@@ -1,10 +1,11 @@
 /**
  * The `webhook_events` table (the outbox) outside the queue: the delivery log's reads, test events and
- * manual resends. The queue's own statements (claim, record an attempt) are in src/store/queue/; row
- * typing as described at the top of organizations.ts.
+ * manual resends. The queue's own statements (claim, record an attempt) are in src/store/queue/; statements
+ * are typed as described in typed.ts.
  */
 import { ownedRowLookup, type Queryable } from './db.ts';
-import type { webhookAttempts, webhookEvents } from './schema.ts';
+import { organizations, webhookAttempts, webhookEvents } from './schema.ts';
+import { columns, type RowOf, sqlOf } from './typed.ts';
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -18,74 +19,66 @@ export type EventSummaryRow = Pick<
   lastLatencyMs: AttemptRow['latencyMs'];
 };
 
+const e = webhookEvents;
+const at = webhookAttempts;
+const SELECT_PAGE = sqlOf`SELECT ${columns(e, ['id', 'kind', 'checkId', 'state', 'attempts', 'createdAt', 'deliveredAt', 'nextAttemptAt'], 'e')},
+            a.${at.responseStatus} AS "lastStatus", a.${at.error} AS "lastError", a.${at.latencyMs} AS "lastLatencyMs"
+       FROM ${e} e
+       LEFT JOIN LATERAL (SELECT ${at.responseStatus}, ${at.error}, ${at.latencyMs} FROM ${at}
+                           WHERE ${at.eventId} = e.${e.id} ORDER BY ${at.attemptNumber} DESC LIMIT 1) a ON true
+      WHERE e.${e.organizationId} = $1 AND ($2::text IS NULL OR e.${e.id} < $2)
+      ORDER BY e.${e.id} DESC LIMIT $3`;
+
 /** A page of an organization's events, newest first, each with its last attempt's outcome. */
 export async function selectEventPage(
   db: Queryable,
   organizationId: string,
   page: { before: string | null; limit: number },
 ): Promise<EventSummaryRow[]> {
-  const { rows } = await db.query<EventSummaryRow>(
-    `SELECT e.id, e.kind, e.check_id AS "checkId", e.state, e.attempts, e.created_at AS "createdAt",
-            e.delivered_at AS "deliveredAt", e.next_attempt_at AS "nextAttemptAt",
-            a.response_status AS "lastStatus", a.error AS "lastError", a.latency_ms AS "lastLatencyMs"
-       FROM webhook_events e
-       LEFT JOIN LATERAL (SELECT response_status, error, latency_ms FROM webhook_attempts
-                           WHERE event_id = e.id ORDER BY attempt_number DESC LIMIT 1) a ON true
-      WHERE e.organization_id = $1 AND ($2::text IS NULL OR e.id < $2)
-      ORDER BY e.id DESC LIMIT $3`,
-    [organizationId, page.before, page.limit],
-  );
+  const { rows } = await db.query<EventSummaryRow>(SELECT_PAGE, [organizationId, page.before, page.limit]);
   return rows;
 }
 
-export type EventDetailRow = Pick<
-  WebhookEventRow,
-  'id' | 'kind' | 'checkId' | 'state' | 'url' | 'createdAt' | 'deliveredAt'
->;
+const DETAIL = columns(e, ['id', 'kind', 'checkId', 'state', 'url', 'createdAt', 'deliveredAt']);
+export type EventDetailRow = RowOf<typeof DETAIL>;
 
 /** One event of an organization; undefined for anyone else's. */
-export const findEvent = ownedRowLookup<EventDetailRow>(
-  'webhook_events',
-  `id, kind, check_id AS "checkId", state, url, created_at AS "createdAt", delivered_at AS "deliveredAt"`,
-);
+export const findEvent = ownedRowLookup(e, DETAIL);
+
+const BELONGS = sqlOf`SELECT 1 FROM ${e} WHERE ${e.id} = $1 AND ${e.organizationId} = $2`;
 
 export async function eventBelongsTo(db: Queryable, organizationId: string, id: string): Promise<boolean> {
-  const { rows } = await db.query('SELECT 1 FROM webhook_events WHERE id = $1 AND organization_id = $2', [
-    id,
-    organizationId,
-  ]);
+  const { rows } = await db.query(BELONGS, [id, organizationId]);
   return rows.length > 0;
 }
+
+const INSERT_TEST = sqlOf`INSERT INTO ${e} (${e.id}, ${e.organizationId}, ${e.checkId}, ${e.kind}, ${e.body}, ${e.url}) VALUES ($1, $2, NULL, 'test', $3, $4)`;
 
 /** A test event (no check), due now. */
 export async function insertTestEvent(
   db: Queryable,
   event: Pick<WebhookEventRow, 'id' | 'organizationId' | 'body' | 'url'>,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO webhook_events (id, organization_id, check_id, kind, body, url) VALUES ($1, $2, NULL, 'test', $3, $4)`,
-    [event.id, event.organizationId, event.body, event.url],
-  );
+  await db.query(INSERT_TEST, [event.id, event.organizationId, event.body, event.url]);
 }
+
+const DUE_NOW = sqlOf`UPDATE ${e} e SET ${e.state} = 'pending', ${e.nextAttemptAt} = now(), ${e.lockedUntil} = NULL, ${e.lockedBy} = NULL,
+            ${e.url} = coalesce(o.${organizations.webhookUrl}, e.${e.url})
+       FROM ${organizations} o
+      WHERE e.${e.id} = $1 AND e.${e.organizationId} = $2 AND o.${organizations.id} = e.${e.organizationId}`;
 
 /**
  * The same event (same id, same bytes) becomes due now, to the organization's current URL; false when
  * the organization has no such event.
  */
 export async function makeEventDueNow(db: Queryable, organizationId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE webhook_events e SET state = 'pending', next_attempt_at = now(), locked_until = NULL, locked_by = NULL,
-            url = coalesce(o.webhook_url, e.url)
-       FROM organizations o
-      WHERE e.id = $1 AND e.organization_id = $2 AND o.id = e.organization_id`,
-    [id, organizationId],
-  );
+  const { rowCount } = await db.query(DUE_NOW, [id, organizationId]);
   return rowCount === 1;
 }
 
+const PURGE_BODIES = sqlOf`UPDATE ${e} SET ${e.body} = '{}' WHERE ${e.checkId} = ANY($1) AND ${e.state} <> 'pending'`;
+
 /** Blanks the bodies of the purged checks' events, except those still to be sent. */
 export async function purgeEventBodies(tx: Queryable, checkIds: string[]): Promise<void> {
-  await tx.query(`UPDATE webhook_events SET body = '{}' WHERE check_id = ANY($1) AND state <> 'pending'`, [
-    checkIds,
-  ]);
+  await tx.query(PURGE_BODIES, [checkIds]);
 }

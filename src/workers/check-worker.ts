@@ -9,8 +9,6 @@ import { reusedBody } from '../checks/check-history.ts';
 import { finishCheck } from '../checks/finish.ts';
 import { serviceFailure } from '../checks/outcome.ts';
 import { type CheckKeys, checkKeys } from '../checks/patient-identity.ts';
-import type { EligibilityCheckRequest } from '../contract/check-request.ts';
-import type { RequestCorrection } from '../contract/check-response.ts';
 import type { PayerEntry } from '../payers/connector.ts';
 import type { PayerGuard, PayerPermit } from '../payers/guard.ts';
 import type { ConnectionLimiter } from '../payers/limits.ts';
@@ -190,7 +188,7 @@ export class CheckWorker {
   private keysOf(row: ClaimedCheck): CheckKeys | undefined {
     if (!this.opts.identityKey) return undefined;
     try {
-      return checkKeys(this.opts.identityKey, row.request as EligibilityCheckRequest);
+      return checkKeys(this.opts.identityKey, row.request);
     } catch {
       return undefined; // a stored request without a subscriber: it fails on its own, without history
     }
@@ -201,7 +199,7 @@ export class CheckWorker {
     const earlier = await findReusableCheck(this.opts.db, row.organizationId, reuseKey, hours);
     if (!earlier?.result || !earlier.completedAt) return undefined;
     const from = { id: earlier.id, finishedAt: new Date(earlier.completedAt) };
-    const corrections = row.requestCorrections as RequestCorrection[] | null;
+    const corrections = row.requestCorrections;
     const body = reusedBody(earlier.result, row.id, from, corrections);
     const decision = { kind: 'finish', status: 'COMPLETED', body, outcomeCode: 'COMPLETED' } as const;
     return { decision, from: earlier.id };
@@ -227,14 +225,14 @@ export class CheckWorker {
     }
     let attempt: Attempt;
     try {
-      const outcome = await processCheck(row.id, row.request as EligibilityCheckRequest, {
+      const outcome = await processCheck(row.id, row.request, {
         payer,
         connection: route?.connection,
         senderId: this.opts.senderId,
         senderQualifier: this.opts.senderQualifier,
         timeoutMs,
         signal,
-        requestCorrections: row.requestCorrections as RequestCorrection[] | null,
+        requestCorrections: row.requestCorrections,
         onPayerCall: route ? (call) => this.payerCalled(row, route, call) : undefined,
         suggestPayers: this.opts.suggestPayers,
       });
@@ -396,14 +394,14 @@ export class CheckWorker {
   }
 
   private failureBody(row: ClaimedCheck, failure: Extract<Decision, { kind: 'fail' }>) {
-    const request = row.request as EligibilityCheckRequest;
+    const request = row.request;
     const payer = this.opts.resolvePayer(row.tradingPartnerServiceId);
     const context = {
       id: row.id,
       request,
       payer: payer ? { payerName: payer.payerName, payerId: payer.payerId } : {},
       meta: {},
-      requestCorrections: row.requestCorrections as RequestCorrection[] | null,
+      requestCorrections: row.requestCorrections,
     };
     return { body: serviceFailure(context, failure.code, failure.detail), outcomeCode: failure.outcomeCode };
   }
