@@ -15,6 +15,7 @@ const ALL = [
   'batch',
   'payer-import',
   'clearinghouse',
+  'payer-directory',
   'payer-search',
   'scorecard',
 ];
