@@ -3,6 +3,7 @@
  * body, or stops reading the answer, is cut off after a bounded time, before or after authentication. And a
  * body the server will not use (the request was refused before it was read) is not read at all.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
 export interface HttpTimeouts {
@@ -34,14 +35,47 @@ export function timeoutOptions(t: HttpTimeouts) {
   };
 }
 
+/** A refused body is drained up to this many bytes, and for at most this long, before the connection closes. */
+export const DRAIN_MAX_BYTES = 32 * 1024 * 1024;
+export const DRAIN_MAX_MS = 5000;
+
 /**
- * An answer sent before the request body was read (401, 403, 429, 413, 404...) closes the connection.
+ * An answer sent before the request body was read (401, 403, 429, 404...) closes the connection.
  * Otherwise Node reads and discards the rest of the body to keep the connection alive, and a client that
  * announces a gigabyte keeps the server reading it until the request timeout.
+ *
+ * A 413 is the exception, within bounds: the client is usually an honest one sending a file too large, and
+ * closing while it still sends makes the kernel reset the connection, so Node's `fetch` and `http` fail
+ * with EPIPE and never read the 413 (curl happens to). Its body is drained and discarded, up to
+ * DRAIN_MAX_BYTES and DRAIN_MAX_MS, after which the connection is cut; a body announced larger than that
+ * is cut at once, as before.
  */
 export function closeConnectionsWithUnreadBodies(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.raw.complete) reply.header('connection', 'close');
+    if (request.raw.complete) return payload;
+    const announced = Number(request.headers['content-length'] ?? 0);
+    if (reply.statusCode === 413 && announced <= DRAIN_MAX_BYTES) {
+      // Fastify asks for a close on every body it refused to parse; draining instead keeps the client's
+      // sends going to a reader until the body ends, and the connection then serves the next request.
+      reply.removeHeader('connection');
+      drainBounded(request.raw);
+    } else {
+      reply.header('connection', 'close');
+    }
     return payload;
   });
+}
+
+function drainBounded(body: IncomingMessage): void {
+  let seen = 0;
+  const cut = () => body.socket?.destroy();
+  const timer = setTimeout(cut, DRAIN_MAX_MS).unref();
+  const done = () => clearTimeout(timer);
+  body.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > DRAIN_MAX_BYTES) cut();
+  });
+  body.once('end', done);
+  body.once('close', done);
+  body.resume();
 }

@@ -2,8 +2,12 @@
  * The provider portal: server-rendered pages under /portal, in their own encapsulated Fastify scope so the
  * form parser, cookies, security headers and HTML error pages never touch the JSON API.
  *
- * Every request: security headers → session from the cookie → (after the body is parsed) access rule of
- * the route → CSRF token of every POST. Routes declare their access in `config.access` (default: signed in).
+ * Every request: security headers → session from the cookie → access rule of the route and origin of a
+ * POST → (after the body is parsed) CSRF token of every POST. Routes declare their access in `config.access`
+ * (default: signed in). The access rule runs in `onRequest`, before any body is read: an anonymous 8 MB
+ * upload is refused without the server buffering or parsing it. The token is checked after parsing because
+ * forms carry it as a hidden field in the body (multipart uploads too); moving it to the URL would put it in
+ * logs and Referer headers, and the refusal that matters (who sends it) already happens first.
  */
 import { readFileSync } from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
@@ -19,6 +23,7 @@ import type {
 import fp from 'fastify-plugin';
 import Type from 'typebox';
 import type { Config } from '../config.ts';
+import { DatabaseUnavailableError } from '../store/db.ts';
 import { findSession, purgeExpiredSessions } from '../tenancy/sessions.ts';
 import type { Access } from './access.ts';
 import { notFound, type PortalDeps, type PortalSettings, seeOther, sendPage } from './context.ts';
@@ -137,9 +142,11 @@ export const portalPlugin = fp<
       const s = request.portalSession;
       if (s && s.user.role === 'owner' && s.user.organizationId === deps.operatorOrganizationId)
         s.operator = true;
+      checkAccess(request, reply, deps);
+      if (reply.sent) return reply;
     });
     portal.addHook('preHandler', async (request, reply) => {
-      await guard(request, reply, deps);
+      checkFormToken(request, reply, deps);
       if (reply.sent) return reply;
     });
 
@@ -157,7 +164,19 @@ export const portalPlugin = fp<
     // Set before the route plugins below load, so that their routes answer with these pages. They get the
     // dependencies without the prefix: passed on, it would nest their routes under /portal/portal.
     portal.setNotFoundHandler((request, reply) => notFound(request, reply));
-    portal.setErrorHandler((err: FastifyError, request, reply) => {
+    portal.setErrorHandler((err: FastifyError | DatabaseUnavailableError, request, reply) => {
+      if (err instanceof DatabaseUnavailableError) {
+        request.log.warn({ reason: err.reason }, 'database unavailable');
+        return sendPage(
+          reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS)),
+          messagePage({
+            title: 'Briefly unavailable',
+            message: 'The portal is briefly unavailable. Wait a few seconds, then try again.',
+            session: request.portalSession,
+          }),
+          503,
+        );
+      }
       const status = err.statusCode ?? 500;
       if (status >= 400 && status < 500) {
         const tooLarge = status === 413;
@@ -202,8 +221,14 @@ export const portalPlugin = fp<
   { name: 'portal', decorators: { fastify: ['checksNotifier'] }, encapsulate: true },
 );
 
-/** Applies the route's access rule and checks the CSRF token of every POST. */
-async function guard(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps): Promise<void> {
+/** What the API's 503 says too (src/api/errors.ts): a store outage is usually over within seconds. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Applies the route's access rule, and refuses a POST named as sent from another site: in `onRequest`,
+ * from the headers alone, so nobody's body is read before the portal knows who sends it.
+ */
+function checkAccess(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps): void {
   const access: Access = request.routeOptions.config?.access ?? 'user';
   const session = request.portalSession;
   if (access !== 'anonymous' && !session) {
@@ -224,28 +249,34 @@ async function guard(request: FastifyRequest, reply: FastifyReply, deps: PortalD
     );
     return;
   }
+  if (request.method === 'POST' && !sameOrigin(request, deps.publicUrl)) formRejected(request, reply);
+}
+
+/** Checks the CSRF token of every POST, once the body (which carries it) is parsed. */
+function checkFormToken(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps): void {
   if (request.method !== 'POST') return;
+  const access: Access = request.routeOptions.config?.access ?? 'user';
+  const session = request.portalSession;
   const presented = formValue(formBody(request), '_csrf');
   const valid =
     access === 'anonymous'
       ? formTokenValid(request, deps.tokenKey, deps.secureCookies, presented)
       : Boolean(session && presented && tokensEqual(session.csrfToken, presented));
-  if (!valid || !sameOrigin(request, deps.publicUrl)) {
-    request.log.warn(
-      { route: request.routeOptions.url },
-      'portal form rejected: missing or wrong CSRF token',
-    );
-    sendPage(
-      reply,
-      messagePage({
-        title: 'Form expired',
-        message: html`This form was not sent from the current page of the portal, or it has expired. Go back, reload the page and try again.`,
-        session,
-        action: { href: '/portal', label: 'Back to the portal' },
-      }),
-      403,
-    );
-  }
+  if (!valid) formRejected(request, reply);
+}
+
+function formRejected(request: FastifyRequest, reply: FastifyReply): void {
+  request.log.warn({ route: request.routeOptions.url }, 'portal form rejected: missing or wrong CSRF token');
+  sendPage(
+    reply,
+    messagePage({
+      title: 'Form expired',
+      message: html`This form was not sent from the current page of the portal, or it has expired. Go back, reload the page and try again.`,
+      session: request.portalSession,
+      action: { href: '/portal', label: 'Back to the portal' },
+    }),
+    403,
+  );
 }
 
 /**

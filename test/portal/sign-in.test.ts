@@ -191,7 +191,7 @@ test('owners invite members; members cannot open settings', async () => {
     role: 'owner',
   });
   assert.equal(dup.status, 400);
-  assert.match(dup.text, /already has a portal account/);
+  assert.match(dup.text, /already on your team/);
 
   const member = await signInWithLink(h.url, path, 'front desk passphrase 1');
   assert.equal((await member.get('/portal/checks')).status, 200);

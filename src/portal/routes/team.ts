@@ -6,10 +6,12 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { prefixedId, randomBase62 } from '../../ids.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { changeRole, relinkUser, removeUser } from '../../tenancy/team.ts';
 import {
   createPortalUser,
+  findUserByEmail,
   INVITE_LINK_TTL_MS,
   issueLoginToken,
   listUsers,
@@ -92,7 +94,11 @@ export const teamRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, 
     const email = formValue(form, 'email').trim();
     const role: Role = formValue(form, 'role') === 'owner' ? 'owner' : 'member';
     try {
-      const link = await deps.db.transaction(async (tx) => {
+      const outcome = await deps.db.transaction(async (tx) => {
+        const existing = await findUserByEmail(tx, email).catch(() => undefined);
+        if (existing && existing.organizationId !== s.user.organizationId) {
+          return { elsewhere: true as const, email: existing.email };
+        }
         const user = await createPortalUser(tx, { organizationId: s.user.organizationId, email, role });
         const token = await issueLoginToken(tx, deps.tokenKey, {
           userId: user.id,
@@ -100,16 +106,32 @@ export const teamRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, 
           ttlMs: INVITE_LINK_TTL_MS,
         });
         request.log.info({ userId: s.user.id, invitedUserId: user.id }, 'portal user invited');
-        return { email: user.email, ...portalLink(deps, `/portal/login/${token}`) };
+        return { elsewhere: false as const, email: user.email, token };
       });
-      const users = await listUsers(deps.db, s.user.organizationId);
+      let users = await listUsers(deps.db, s.user.organizationId);
+      let token: string;
+      if (outcome.elsewhere) {
+        // Someone in another organization already signs in with this email. Telling the owner so would let
+        // any owner test addresses against every organization. The answer is the one a new email gets:
+        // nothing is created, the link is a random token that was never stored (it opens the page of an
+        // expired link), and the operator log (ids only) records the attempt for support to follow up.
+        request.log.info(
+          { userId: s.user.id, organizationId: s.user.organizationId },
+          'portal invitation for an email with an account in another organization: nothing created',
+        );
+        token = randomBase62(40);
+        const shown = { id: prefixedId('usr'), organizationId: s.user.organizationId, email: outcome.email };
+        users = [...users, { ...shown, role, hasPassword: false, createdAt: new Date().toISOString() }];
+      } else token = outcome.token;
+      const link = { email: outcome.email, ...portalLink(deps, `/portal/login/${token}`) };
       return sendPage(reply, teamPage(s, users, { invited: link }), 201);
     } catch (err) {
       if (!(err instanceof PortalUserError)) throw err;
+      // Only an address already in this organization is named: the team list shows it anyway.
       const message =
         err.message === 'invalid email address'
           ? 'Enter a valid email address, like name@clinic.example.'
-          : 'Someone with this email already has a portal account.';
+          : 'Someone with this email is already on your team.';
       const users = await listUsers(deps.db, s.user.organizationId);
       return sendPage(reply, teamPage(s, users, { email, role, error: message }), 400);
     }
