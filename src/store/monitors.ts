@@ -3,7 +3,9 @@
  * and a monitor's latest runs (its checks). The scheduler's claim and run statements are in
  * src/store/queue/claim-monitors.ts; row typing as described at the top of organizations.ts.
  */
+import { lockForTransaction } from './advisory-lock.ts';
 import {
+  type Db,
   firstRow,
   idempotencyKeyStatements,
   organizationPageLookup,
@@ -40,11 +42,21 @@ export type NewMonitor = MonitorPlan &
 
 /**
  * Inserts an active monitor unless the organization already has `limit` monitors or (with an Idempotency-Key)
- * already has a monitor with that key; false (nothing written) then. The count and the insert are one
- * statement, so the limit holds up to concurrent creates within one statement snapshot: two racing creates
- * may pass it by one, a soft limit. The unique index decides races on the key.
+ * already has a monitor with that key; false (nothing written) then. The count and the insert run in one
+ * transaction holding the organization's `monitors.cap` advisory lock (advisory-lock.ts), so the limit is
+ * exact under concurrent creates in any number of processes (issue 26). The unique index decides races on
+ * the key.
  */
-export async function insertMonitor(db: Queryable, monitor: NewMonitor, limit: number): Promise<boolean> {
+export async function insertMonitor(db: Db, monitor: NewMonitor, limit: number): Promise<boolean> {
+  // The count and the insert under one lock per organization: without it, concurrent creates (READ
+  // COMMITTED) each count the rows committed before they began and all pass a cap of a few slots.
+  return db.transaction(async (tx) => {
+    await lockForTransaction(tx, 'monitors.cap', monitor.organizationId);
+    return insertUnderCap(tx, monitor, limit);
+  });
+}
+
+async function insertUnderCap(db: Queryable, monitor: NewMonitor, limit: number): Promise<boolean> {
   const { rowCount } = await db.query(
     `INSERT INTO monitors (id, organization_id, trading_partner_service_id, request, every_days, dates, next_run_at,
                            created_at, idempotency_key, request_hash, request_corrections)
