@@ -49,7 +49,8 @@ export const findReusableCheck = (db: Queryable, organizationId: string, reuseKe
 
 /**
  * The newest completed check of the patient before `checkId`, read in the transaction that finishes
- * `checkId` (so "before" is this transaction's time, the finishing check's `completed_at`).
+ * `checkId`, under the patient's lock (src/checks/check-history.ts): "before" is the finishing check's own
+ * `completed_at`, set after that lock was taken, so every check it may see finished earlier.
  */
 export const findPreviousCompletedCheck = (
   tx: Queryable,
@@ -62,7 +63,7 @@ export const findPreviousCompletedCheck = (
     'patient_key',
     organizationId,
     patientKey,
-    'completed_at <= now() AND id <> $3',
+    'completed_at <= (SELECT own.completed_at FROM checks own WHERE own.id = $3) AND id <> $3',
     checkId,
   );
 
