@@ -14,10 +14,15 @@
  * changes are recorded on the check and, when there are any, one `coverage.changed` event is written to the
  * outbox in that same transaction: exactly once, because that transaction commits once (lease guard) and
  * the event is unique per (check, type). A reused check is not compared: its answer is not new.
+ * Concurrent finishes of one patient (issue 26): the finishing transaction takes the patient's advisory
+ * lock (`lockPatientHistory`) before it marks the check finished and reads the previous one, so under READ
+ * COMMITTED each comparison sees every earlier one committed, and completion times follow the lock order:
+ * ten checks finishing at once make a line of nine comparisons, not several naming the same previous check.
  */
 import type { EligibilityCheckResponse, RequestCorrection } from '../contract/check-response.ts';
 import { type CoverageChange, coverageChangedBody } from '../contract/webhook-events.ts';
 import { uuidv7 } from '../ids.ts';
+import { lockForTransaction } from '../store/advisory-lock.ts';
 import {
   type CoverageHistoryRow,
   findCoverageHistory,
@@ -58,6 +63,13 @@ export function reusedBody(
   const { id: _id, status: _status, verdict: _verdict, ...others } = body;
   return JSON.stringify({ id, status, verdict: verdictOf(body), ...others });
 }
+
+/**
+ * Holds, until the end of `tx`, the lock serializing the comparisons of one patient (patient key) of an
+ * organization. Taken before the check is marked finished (see finish.ts).
+ */
+export const lockPatientHistory = (tx: Queryable, organizationId: string, patientKey: string) =>
+  lockForTransaction(tx, 'checks.patient-history', `${organizationId}:${patientKey}`);
 
 /**
  * Compares a check that just completed (in the transaction finishing it) with the patient's latest earlier

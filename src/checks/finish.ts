@@ -13,7 +13,7 @@ import { WEBHOOKS_CHANNEL } from '../store/channels.ts';
 import type { Db } from '../store/db.ts';
 import { countBatchItemFinished, insertBatchCompletedEvent } from '../store/queue/finish-batch-item.ts';
 import { type CheckCompletion, finishClaimedCheck } from '../store/queue/finish-check.ts';
-import { compareWithPrevious } from './check-history.ts';
+import { compareWithPrevious, lockPatientHistory } from './check-history.ts';
 import { verdictOf } from './verdict.ts';
 
 /** A check's completion as the worker decides it; the event id is chosen here. */
@@ -30,14 +30,20 @@ export type FinishResult = false | { coverageChanges: number };
 /**
  * Returns false when this worker no longer holds the check (another worker finished or took it over). A
  * COMPLETED check that asked the payer is compared with the patient's previous one in the same
- * transaction (src/checks/check-history.ts), so its `coverage.changed` event exists exactly when it does.
+ * transaction (src/checks/check-history.ts), so its `coverage.changed` event exists exactly when it does;
+ * that transaction first takes the patient's lock, so checks of one patient finishing at once compare in a
+ * line, each with the one before it, never several with the same one.
  */
 export async function finishCheck(db: Db, input: FinishInput): Promise<FinishResult> {
   const { batchId, tradingPartnerServiceId, ...completion } = input;
+  const compares = input.status === 'COMPLETED' && !!input.patientKey && !input.reusedFrom;
   const finished = await db.transaction(async (tx): Promise<FinishResult> => {
+    // One comparison at a time per patient, taken before the check is marked finished: its completion
+    // time is then after the previous one's commit, and the previous one is visible to the read below.
+    if (compares && input.patientKey) await lockPatientHistory(tx, input.organizationId, input.patientKey);
     if (!(await finishClaimedCheck(tx, { ...completion, eventId: uuidv7() }))) return false;
     const compared =
-      input.status === 'COMPLETED' && input.patientKey && !input.reusedFrom && tradingPartnerServiceId
+      compares && input.patientKey && tradingPartnerServiceId
         ? await compareWithPrevious(tx, {
             id: input.id,
             organizationId: input.organizationId,

@@ -5,9 +5,13 @@
  *
  * - FAILED: the check did not get an answer about coverage; the first error says why.
  * - INACTIVE: the payer answered that the plan is not active (EB*6-8 at plan level).
- * - ACTIVE: the payer answered that the plan is active (EB*1-5 at plan level).
- * - UNDETERMINED: the payer answered, but the answer says neither (no plan-level status row).
+ * - ACTIVE: the payer answered that the plan is active (EB*1-5 at plan level) and the answer has something
+ *   for the services checked.
+ * - UNDETERMINED: the payer answered, but the answer says neither (no plan-level status row), or it says the
+ *   plan is active but has no benefits for any service the product reports (warning NO_USABLE_BENEFITS, e.g.
+ *   only pharmacy and vision rows): "active" would read as covered for the visit, which nobody can say.
  */
+import { NO_USABLE_BENEFITS } from '../benefits/warnings.ts';
 import type { EligibilityCheckResponse, Verdict } from '../contract/check-response.ts';
 
 /** The end of a D8 or RD8 date when the value is a range (a single date is when a span began, not ended). */
@@ -54,6 +58,13 @@ export function verdictOf(body: EligibilityCheckResponse): Verdict | undefined {
     case 'FAILED':
       return failedVerdict(body);
     case 'COMPLETED':
+      if (body.planActive === true && body.warnings?.some((w) => w.code === NO_USABLE_BENEFITS.code)) {
+        return {
+          status: 'UNDETERMINED',
+          summary:
+            'Coverage could not be determined: the payer says the plan is active but lists no benefits for the services checked',
+        };
+      }
       if (body.planActive === true) return activeVerdict(body);
       if (body.planActive === false) return inactiveVerdict(body);
       return {

@@ -13,7 +13,7 @@ import type { CheckStatus, VerdictStatus } from '../contract/check-response.ts';
 import type { Monitor, MonitorDetail, MonitorPage, MonitorStatus } from '../contract/monitor.ts';
 import { uuidv7 } from '../ids.ts';
 import { MONITORS_CHANNEL, wake } from '../store/channels.ts';
-import type { OwnedLookup, Queryable } from '../store/db.ts';
+import type { Db, OwnedLookup, Queryable } from '../store/db.ts';
 import {
   deleteMonitor,
   findMonitor,
@@ -51,7 +51,7 @@ export interface CreateMonitorOptions {
 }
 
 export async function createMonitor(
-  db: Queryable,
+  db: Db,
   organizationId: string,
   body: unknown,
   options: CreateMonitorOptions,

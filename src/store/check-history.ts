@@ -33,7 +33,9 @@ const REUSABLE = newestAnsweredCheck(
 );
 const PREVIOUS = newestAnsweredCheck(
   checks.patientKey,
-  sqlOf`${checks.completedAt} <= now() AND ${checks.id} <> $3`,
+  // "Before" is the finishing check's own completed_at, set after the patient's lock was taken
+  // (src/checks/check-history.ts), so every check it may see finished earlier.
+  sqlOf`${checks.completedAt} <= (SELECT own.${checks.completedAt} FROM ${checks} own WHERE own.${checks.id} = $3) AND ${checks.id} <> $3`,
 );
 
 /** The newest completed check of the organization with this reuse key that finished within `hours`. */
@@ -42,7 +44,8 @@ export const findReusableCheck = (db: Queryable, organizationId: string, reuseKe
 
 /**
  * The newest completed check of the patient before `checkId`, read in the transaction that finishes
- * `checkId` (so "before" is this transaction's time, the finishing check's `completed_at`).
+ * `checkId`, under the patient's lock (src/checks/check-history.ts): "before" is the finishing check's own
+ * `completed_at`, set after that lock was taken, so every check it may see finished earlier.
  */
 export const findPreviousCompletedCheck = (
   tx: Queryable,

@@ -3,7 +3,9 @@
  * and a monitor's latest runs (its checks). The scheduler's claim and run statements are in
  * src/store/queue/claim-monitors.ts; statements are typed as described in typed.ts.
  */
+import { lockForTransaction } from './advisory-lock.ts';
 import {
+  type Db,
   firstRow,
   idempotencyKeyStatements,
   organizationPageLookup,
@@ -51,9 +53,10 @@ export type NewMonitor = MonitorPlan &
 
 /**
  * Inserts an active monitor unless the organization already has `limit` monitors or (with an Idempotency-Key)
- * already has a monitor with that key; false (nothing written) then. The count and the insert are one
- * statement, so the limit holds up to concurrent creates within one statement snapshot: two racing creates
- * may pass it by one, a soft limit. The unique index decides races on the key.
+ * already has a monitor with that key; false (nothing written) then. The count and the insert run in one
+ * transaction holding the organization's `monitors.cap` advisory lock (advisory-lock.ts), so the limit is
+ * exact under concurrent creates in any number of processes (issue 26). The unique index decides races on
+ * the key.
  */
 const INSERT = sqlOf`INSERT INTO ${monitors} (${monitors.id}, ${monitors.organizationId}, ${monitors.tradingPartnerServiceId}, ${monitors.request}, ${monitors.everyDays}, ${monitors.dates}, ${monitors.nextRunAt},
                            ${monitors.createdAt}, ${monitors.idempotencyKey}, ${monitors.requestHash}, ${monitors.requestCorrections})
@@ -61,7 +64,16 @@ const INSERT = sqlOf`INSERT INTO ${monitors} (${monitors.id}, ${monitors.organiz
       WHERE (SELECT count(*) FROM ${monitors} WHERE ${monitors.organizationId} = $2) < $8
      ON CONFLICT (${monitors.organizationId}, ${monitors.idempotencyKey}) DO NOTHING`;
 
-export async function insertMonitor(db: Queryable, monitor: NewMonitor, limit: number): Promise<boolean> {
+export async function insertMonitor(db: Db, monitor: NewMonitor, limit: number): Promise<boolean> {
+  // The count and the insert under one lock per organization: without it, concurrent creates (READ
+  // COMMITTED) each count the rows committed before they began and all pass a cap of a few slots.
+  return db.transaction(async (tx) => {
+    await lockForTransaction(tx, 'monitors.cap', monitor.organizationId);
+    return insertUnderCap(tx, monitor, limit);
+  });
+}
+
+async function insertUnderCap(db: Queryable, monitor: NewMonitor, limit: number): Promise<boolean> {
   const { rowCount } = await db.query(INSERT, [
     monitor.id,
     monitor.organizationId,

@@ -93,7 +93,13 @@ test('each verdict opens its page with a banner in its colour and words', async 
       RED,
       /^Coverage INACTIVE since 2025-12-31$/,
     ],
-    ['check-banner-no-benefits', finished('SBX1000006'), 'ACTIVE', GREEN, /^Coverage active$/],
+    [
+      'check-banner-no-benefits',
+      finished('SBX1000006'),
+      'UNDETERMINED',
+      AMBER,
+      /^Coverage could not be determined: the payer says the plan is active/,
+    ],
     [
       'check-banner-failed',
       finished('SBX1000001', { payer: 'NOPE' }),

@@ -10,6 +10,9 @@ const completed = (extra: Partial<EligibilityCheckResponse>): EligibilityCheckRe
   ...extra,
 });
 
+const NO_USABLE_SUMMARY =
+  'Coverage could not be determined: the payer says the plan is active but lists no benefits for the services checked';
+
 const CASES: [string, EligibilityCheckResponse, ReturnType<typeof verdictOf>][] = [
   ['in progress has none', { id: 'x', status: 'IN_PROGRESS' }, undefined],
   [
@@ -56,6 +59,28 @@ const CASES: [string, EligibilityCheckResponse, ReturnType<typeof verdictOf>][] 
       status: 'UNDETERMINED',
       summary: 'Coverage could not be determined: the payer answered without a plan status',
     },
+  ],
+  [
+    // SBX1000006: active rows only for pharmacy and vision, nothing the product reports (issue 26).
+    'active plan but nothing usable for any service checked',
+    completed({
+      planActive: true,
+      planInformation: { groupNumber: 'G-55667' },
+      benefits: [],
+      warnings: [{ code: 'NO_USABLE_BENEFITS', description: 'coverage cannot be determined.' }],
+    }),
+    {
+      status: 'UNDETERMINED',
+      summary: NO_USABLE_SUMMARY,
+    },
+  ],
+  [
+    'active with other warnings stays active',
+    completed({
+      planActive: true,
+      warnings: [{ code: 'PLAN_LEVEL_ONLY', description: 'x' }],
+    }),
+    { status: 'ACTIVE', summary: 'Coverage active' },
   ],
   [
     'failed: the first error speaks',

@@ -203,6 +203,9 @@ describe('sandbox members', () => {
     const result = await run(member('SBX1000006'));
     assert.equal(result.status, 'COMPLETED');
     assert.deepEqual(result.benefits, []);
+    // Active rows for pharmacy and vision only: not "covered for the visit" (issue 26).
+    assert.equal(result.verdict.status, 'UNDETERMINED');
+    assert.match(result.verdict.summary, /could not be determined.*no benefits for the services checked/);
   });
 
   test('SBX1000008: flaky payer: two transient AAA 42 answers, then Table A', async () => {

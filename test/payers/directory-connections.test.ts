@@ -70,7 +70,10 @@ test('payers of one connection share its connector, limits and profile; a list i
   );
   assert.deepEqual([...connections.keys()].sort(), ['ch', 'direct', 'payer:D']);
   // A rebuild with the same settings keeps the built connections (their pools and tokens).
-  const again = buildPayerEntries(doc as unknown as PayerDirectoryFile, settings, { ...options, previous: connections });
+  const again = buildPayerEntries(doc as unknown as PayerDirectoryFile, settings, {
+    ...options,
+    previous: connections,
+  });
   assert.equal(again.connections.get('ch'), connections.get('ch'));
 });
 

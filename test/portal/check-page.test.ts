@@ -95,10 +95,10 @@ test('an inactive plan is red, says since when, and never shows green or a confi
   assert.doesNotMatch(text, /Overall confidence|100%/);
 });
 
-test('a completed answer without usable benefits gets the verdict of its plan status', async () => {
+test('a completed answer without usable benefits is undetermined, though its plan is active', async () => {
   const { text } = await owner.get(`/portal/checks/${ids.noBenefits}`);
-  // SBX1000006's 271 says the plan is active (EB*1) but has nothing for any product.
-  assert.match(text, /data-verdict="ACTIVE"[\s\S]*?Coverage active</);
+  // SBX1000006's 271 says the plan is active (EB*1) but has nothing for any product (issue 26).
+  assert.match(text, /data-verdict="UNDETERMINED"[\s\S]*?Coverage could not be determined: the payer says/);
   assert.match(text, /Coverage could not be determined for any service type/);
   assert.doesNotMatch(text, /id="amounts"/, 'no amounts section when the answer has none');
 });

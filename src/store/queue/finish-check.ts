@@ -27,11 +27,12 @@ export interface CheckCompletion {
 /**
  * Returns false (and writes nothing) when this worker no longer holds the check. The `verdict` column is
  * read off the body (its `verdict.status`, see src/checks/verdict.ts), so the list's filter and the
- * served body can never disagree.
+ * served body can never disagree. `completed_at` is the time of this statement, not of the transaction's
+ * start: a finish that waited for its patient's lock (src/checks/finish.ts) is later than the one it waited on.
  */
 export async function finishClaimedCheck(tx: Queryable, done: CheckCompletion): Promise<boolean> {
   const { rowCount } = await tx.query(
-    `UPDATE checks SET status = $3, result = $4, outcome_code = $5, completed_at = now(),
+    `UPDATE checks SET status = $3, result = $4, outcome_code = $5, completed_at = clock_timestamp(),
             verdict = ($4::text)::jsonb->'verdict'->>'status',
             locked_until = NULL, locked_by = NULL, last_error = NULL,
             patient_key = $6, reuse_key = $7, reused_from = $8
