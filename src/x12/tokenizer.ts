@@ -460,7 +460,7 @@ export function tokenize(text: string): X12Tokens {
     for (i++; i < length; i++) {
       const ch = codes[i]!;
       // Most characters are printable and neither delimiter: compared directly, they skip the table read.
-      if (ch >= 32 && ch !== elementCode && ch !== terminatorCode) continue;
+      if (ch !== elementCode && ch !== terminatorCode && ch >= 32) continue;
       const kind = classes[ch]!;
       if (kind === 0) {
         // A control character inside the segment (trailing ones are trimmed below and not counted).

@@ -45,6 +45,11 @@ describe('X12 answers that break the rules are read and said out loud', () => {
     assert.match(r.issues.find((i) => i.code === 'X12_CONTROL_CHARACTER')!.message, /a line feed/);
   });
 
+  test('a line feed inside an ISA element', () => {
+    const text = build271(simple271()).replace('PAYER          *', 'PAYER\n         *');
+    assert.deepEqual(flagged(result(text)), ['X12_CONTROL_CHARACTER@1']);
+  });
+
   test('a control character inside an ISA element', () => {
     const text = build271(simple271()).replace('PAYER          *', 'PAYER\u0001         *');
     const r = result(text);
