@@ -257,10 +257,10 @@ export function scrubGatewayText(text: string, secrets: readonly string[] = []):
   return s.length > MAX_GATEWAY_TEXT ? `${s.slice(0, MAX_GATEWAY_TEXT - 1)}…` : s;
 }
 
-/** A JSON object from a body, or undefined when it is not one. */
-export function safeJson(body: Buffer): Record<string, unknown> | undefined {
+/** A JSON object from a body (UTF-8 bytes, or text already decoded), or undefined when it is not one. */
+export function safeJson(body: Buffer | string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(body.toString('utf8'));
+    const value: unknown = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
     return value && typeof value === 'object' && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : undefined;

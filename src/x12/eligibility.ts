@@ -53,6 +53,7 @@ export function readEligibility(
   collectAaa(collected, subscriber?.aaa ?? [], true);
   for (const d of dependents) collectAaa(collected, d.aaa, false);
   if (!subscriber && !errors.length) log.add(warning('X12_NO_SUBSCRIBER'));
+  if (subscriber) structureWarnings(t, subscriber, dependents, patient, errors.length > 0, log);
 
   // Structural checks of the patient's rows (snip.ts) on the rows the reader flags, after all are read.
   const suspects = new SuspectBenefitRows();
@@ -139,6 +140,35 @@ function collectAaa(
         ),
       );
     else if (toErrors) into.errors.push(aaaError(t, ref));
+  }
+}
+
+/**
+ * What the 2000C/2000D loops should hold and do not: a subscriber without its 2100C NM1, a dependent
+ * whose NM101 is not 03, and a subscriber answer with neither benefit rows nor an AAA saying why.
+ */
+function structureWarnings(
+  t: X12Tokens,
+  subscriber: PartyLoop,
+  dependents: readonly PartyLoop[],
+  patient: PartyLoop | undefined,
+  rejected: boolean,
+  log: IssueLog,
+): void {
+  // A DMG or REF without an NM1 still opens the 2100C loop: what counts is its NM1.
+  if (!subscriber.name?.segments.some((i) => t.segmentId(i) === 'NM1'))
+    log.add(warning('X12_SUBSCRIBER_WITHOUT_NAME', undefined, position(t, subscriber), 'HL'));
+  for (const d of dependents) {
+    const nm1 = d.name?.segments.find((i) => t.segmentId(i) === 'NM1');
+    if (nm1 === undefined) continue;
+    const entity = t.upperValue(nm1, 1);
+    if (entity !== '03') {
+      log.add(warning('X12_DEPENDENT_ENTITY', `NM101 is ${safeCode(entity)}.`, t.position(nm1), 'NM1'));
+    }
+  }
+  const aaa = subscriber.aaa.length > 0 || (patient?.aaa.length ?? 0) > 0;
+  if (!rejected && !aaa && !patient?.benefits.length) {
+    log.add(warning('X12_SUBSCRIBER_EMPTY', undefined, position(t, subscriber), 'HL'));
   }
 }
 

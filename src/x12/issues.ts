@@ -19,6 +19,9 @@ export const X12_ISSUE_CODES = {
   X12_LEADING_GARBAGE: 'Characters before the ISA segment were ignored.',
   X12_DELIMITERS_CHANGED: 'A later ISA in the same input uses other delimiters; read with those.',
   X12_MISSING_TERMINATOR: 'A segment ran into the next line without its terminator; split at the line break.',
+  X12_CONTROL_CHARACTER: 'A segment holds a line feed or other control character inside its elements.',
+  X12_REPLACEMENT_CHARACTER:
+    'The answer holds U+FFFD replacement characters: some bytes could not be read in its character set.',
   X12_BAD_SEGMENT_ID: 'A segment id is not 2-3 letters or digits; the segment was ignored.',
   X12_SE01_MISMATCH: 'SE01 does not match the number of segments in the transaction.',
   X12_GE01_MISMATCH: 'GE01 does not match the number of transactions in the group.',
@@ -46,6 +49,9 @@ export const X12_ISSUE_CODES = {
   X12_MULTIPLE_SUBSCRIBERS:
     'More than one subscriber loop; the one matching the trace number (or the first) was used.',
   X12_NO_SUBSCRIBER: 'The 271 has no subscriber loop.',
+  X12_SUBSCRIBER_WITHOUT_NAME: 'The subscriber loop (2000C) has no 2100C NM1: the subscriber is not named.',
+  X12_DEPENDENT_ENTITY: 'A dependent name (2100D NM1) does not have entity code 03.',
+  X12_SUBSCRIBER_EMPTY: 'The subscriber loop has neither benefit rows nor an AAA saying why.',
   X12_BENEFITS_ON_DEPENDENT:
     "Benefits were only on a dependent; they are reported as the patient's benefits.",
   X12_BENEFITS_ON_SEVERAL_DEPENDENTS:
@@ -70,6 +76,8 @@ export type X12IssueCode = keyof typeof X12_ISSUE_CODES;
 export const CLIENT_WARNING_CODES: ReadonlySet<string> = new Set<X12IssueCode>([
   'X12_MISSING_TERMINATOR',
   'X12_BAD_SEGMENT_ID',
+  'X12_CONTROL_CHARACTER',
+  'X12_REPLACEMENT_CHARACTER',
   'X12_NO_HL',
   'X12_HL_EMPTY_ID',
   'X12_HL_LEVEL_INFERRED',
@@ -80,6 +88,9 @@ export const CLIENT_WARNING_CODES: ReadonlySet<string> = new Set<X12IssueCode>([
   'X12_EB_SHIFTED',
   'X12_MULTIPLE_SUBSCRIBERS',
   'X12_NO_SUBSCRIBER',
+  'X12_SUBSCRIBER_WITHOUT_NAME',
+  'X12_DEPENDENT_ENTITY',
+  'X12_SUBSCRIBER_EMPTY',
   'X12_BENEFITS_ON_DEPENDENT',
   'X12_BENEFITS_ON_SEVERAL_DEPENDENTS',
   'X12_CONFLICTING_PLAN_STATUS',

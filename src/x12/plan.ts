@@ -109,11 +109,8 @@ export function readPlan(rows: BenefitsInformation[], reference: string | undefi
   else if (inactiveRows.length) active = false;
   else if (anyActive) active = true;
 
-  const planRow = active
-    ? (activeRows.find((b) => b.planCoverage) ??
-      activeRows.find(namesPlan) ??
-      rows.find((b) => ACTIVE.has(b.code ?? '') && b.planCoverage))
-    : undefined;
+  // Only plan-level rows name the plan (docs/x12.md): a dental or vision row's EB05 describes that benefit.
+  const planRow = active ? (activeRows.find((b) => b.planCoverage) ?? activeRows.find(namesPlan)) : undefined;
   const network = networkY !== networkN ? (networkY ? 'In Network' : 'Out of Network') : undefined;
   return { active, planRow, network, conflict };
 }

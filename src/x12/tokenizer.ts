@@ -419,7 +419,10 @@ export function tokenize(text: string): X12Tokens {
   let elementCode = first.delimiters.element.charCodeAt(0);
   let terminatorCode = first.delimiters.segment.charCodeAt(0);
   let classes = characterClasses(elementCode, terminatorCode);
+  let componentCode = first.delimiters.component.charCodeAt(0);
+  let repetitionCode = first.delimiters.repetition?.charCodeAt(0) ?? -1;
   let i = isaAt;
+  if (text.includes('\uFFFD', isaAt)) log.add(warning('X12_REPLACEMENT_CHARACTER'));
 
   for (;;) {
     let c = 0;
@@ -439,6 +442,8 @@ export function tokenize(text: string): X12Tokens {
           elementCode = next.delimiters.element.charCodeAt(0);
           terminatorCode = next.delimiters.segment.charCodeAt(0);
           classes = characterClasses(elementCode, terminatorCode);
+          componentCode = next.delimiters.component.charCodeAt(0);
+          repetitionCode = next.delimiters.repetition?.charCodeAt(0) ?? -1;
         }
       }
     }
@@ -451,12 +456,17 @@ export function tokenize(text: string): X12Tokens {
     const start = i;
     firstSeparator[count] = separatorCount;
     let brokenLine = false;
+    let control = -1;
     for (i++; i < length; i++) {
       const ch = codes[i]!;
-      // Most characters are none of the three: compared directly, they skip the table read.
-      if (ch !== elementCode && ch !== terminatorCode && ch !== LF) continue;
+      // Most characters are printable and neither delimiter: compared directly, they skip the table read.
+      if (ch !== elementCode && ch !== terminatorCode && ch >= 32) continue;
       const kind = classes[ch]!;
-      if (kind === 0) continue;
+      if (kind === 0) {
+        // A control character inside the segment (trailing ones are trimmed below and not counted).
+        if (control < 0 && ch < 32 && ch !== componentCode && ch !== repetitionCode) control = i;
+        continue;
+      }
       if (kind === ELEMENT) {
         if (separatorCount === separatorCapacity) {
           separatorCapacity *= 2;
@@ -468,6 +478,8 @@ export function tokenize(text: string): X12Tokens {
       } else if (segmentStartsAt(text, i + 1, elementCode)) {
         brokenLine = true;
         break;
+      } else if (control < 0) {
+        control = i;
       }
     }
     let end = i;
@@ -479,6 +491,13 @@ export function tokenize(text: string): X12Tokens {
     ends[count] = end;
     count++;
     if (brokenLine) log.add(warning('X12_MISSING_TERMINATOR', undefined, count));
+    if (control >= 0 && control < end) {
+      const what =
+        codes[control] === LF
+          ? 'a line feed'
+          : `U+${codes[control]!.toString(16).toUpperCase().padStart(4, '0')}`;
+      log.add(warning('X12_CONTROL_CHARACTER', `It holds ${what}.`, count));
+    }
     i++;
   }
   firstSeparator[count] = separatorCount;

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { describe, test } from 'node:test';
 import { TransientPayerError } from '../../src/payers/connector.ts';
+import { readCoreAnswer } from '../../src/payers/core/fields.ts';
 import { createCoreMimeConnector } from '../../src/payers/core/index.ts';
 import { decodeFormData, encodeFormData } from '../../src/payers/core/multipart.ts';
 import { describeCoreConnector } from './core-contract.ts';
@@ -104,5 +105,66 @@ describe('caqh-core-mime wire format', () => {
       server.closeAllConnections();
       server.close();
     }
+  });
+});
+
+describe('caqh-core-mime answers in other character sets', () => {
+  const answer271 = 'ISA*00*          *00*          ~NM1*PR*2*SEÑOR SALUD*****PI*FAKEPAYER~IEA*1*1~';
+  const run = async (answerCharset: string) => {
+    const fake = await startCoreMimeFake({
+      payerId: PAYER_ID,
+      senderId: SENDER_ID,
+      receiverId: PAYER_ID,
+      username: SECRETS.CORE_USER,
+      password: SECRETS.CORE_PASSWORD,
+      fixedAnswer: answer271,
+      answerCharset,
+      charsetIn: 'part',
+    });
+    const c = createCoreMimeConnector(
+      { type: 'caqh-core-mime', url: fake.url, username: ref('CORE_USER'), password: ref('CORE_PASSWORD') },
+      deps(),
+    );
+    try {
+      return await c.send(inquiry(), { signal: never() });
+    } finally {
+      await c.close();
+      await fake.close();
+    }
+  };
+
+  test("a part's ISO-8859-1 charset is honoured", async () => {
+    assert.equal(await run('ISO-8859-1'), answer271);
+  });
+
+  test("a part's UTF-16 charset is honoured", async () => {
+    assert.equal(await run('UTF-16'), answer271);
+  });
+
+  test('the _charset_ field is the default charset of parts without their own (RFC 7578)', () => {
+    const body = Buffer.concat([
+      Buffer.from('--b\r\nContent-Disposition: form-data; name="_charset_"\r\n\r\niso-8859-1\r\n', 'latin1'),
+      Buffer.from(
+        '--b\r\nContent-Disposition: form-data; name="Payload"\r\n\r\nSEÑOR\r\n--b--\r\n',
+        'latin1',
+      ),
+    ]);
+    assert.equal(decodeFormData(body, 'multipart/form-data; boundary=b').get('Payload'), 'SEÑOR');
+  });
+
+  test('an unknown part charset fails as transient, naming the charset', async () => {
+    const err = await failsWith(run('x-klingon'), TransientPayerError, /unknown character set \(x-klingon\)/);
+    assert.doesNotMatch(err.message, /SALUD/);
+  });
+
+  test('an ErrorCode holding a space is named in the message, not shown as (unreadable)', () => {
+    const fields = new Map([
+      ['PayloadID', 'id-1'],
+      ['ErrorCode', 'Payer Unavailable'],
+    ]);
+    assert.throws(
+      () => readCoreAnswer('caqh-core-mime', fields, 'id-1', []),
+      (err: Error) => err instanceof TransientPayerError && /ErrorCode Payer Unavailable\b/.test(err.message),
+    );
   });
 });

@@ -154,3 +154,51 @@ describe('caqh-core-soap wire format', () => {
     }
   });
 });
+
+describe('caqh-core-soap answers in other character sets', () => {
+  const answer271 = 'ISA*00*          *00*          ~NM1*PR*2*SEÑOR SALUD*****PI*FAKEPAYER~IEA*1*1~';
+  const config = (url: string) =>
+    ({ type: 'caqh-core-soap', url, username: ref('CORE_USER'), password: ref('CORE_PASSWORD') }) as const;
+  const run = async (answerCharset: string, charsetIn: 'http' | 'xml') => {
+    const fake = await startCoreSoapFake({
+      payerId: PAYER_ID,
+      senderId: SENDER_ID,
+      receiverId: PAYER_ID,
+      username: SECRETS.CORE_USER,
+      password: SECRETS.CORE_PASSWORD,
+      fixedAnswer: answer271,
+      answerCharset,
+      charsetIn,
+    });
+    const c = createCoreSoapConnector(config(fake.url), deps());
+    try {
+      return await c.send(inquiry(), { signal: never() });
+    } finally {
+      await c.close();
+      await fake.close();
+    }
+  };
+
+  test('ISO-8859-1 named by the HTTP charset is read as ISO-8859-1', async () => {
+    assert.equal(await run('ISO-8859-1', 'http'), answer271);
+  });
+
+  test('ISO-8859-1 named only by the XML declaration is read as ISO-8859-1', async () => {
+    assert.equal(await run('ISO-8859-1', 'xml'), answer271);
+  });
+
+  test('UTF-16 with a byte-order mark is accepted, as XML 1.0 requires', async () => {
+    assert.equal(await run('UTF-16', 'xml'), answer271);
+    assert.equal(await run('UTF-16', 'http'), answer271);
+  });
+
+  test('an unknown charset fails as transient, naming the charset and nothing of the answer', async () => {
+    const err = await failsWith(
+      run('x-klingon', 'http'),
+      TransientPayerError,
+      /unknown character set \(x-klingon\)/,
+    );
+    assert.doesNotMatch(err.message, /SALUD/);
+    await failsWith(run('x-klingon', 'xml'), TransientPayerError, /x-klingon/);
+  });
+});

@@ -283,3 +283,33 @@ describe('x12-json with OAuth2 client credentials', () => {
     assert.ok(performance.now() - started < BUDGET_MS + SLACK_MS, 'within the budget');
   });
 });
+
+describe('x12-json answers that declare a charset other than UTF-8', () => {
+  const answer271 = 'ISA*00*          *00*          ~NM1*PR*2*SEÑOR SALUD*****PI*FAKEPAYER~IEA*1*1~';
+  const run = async (answerCharset: string) => {
+    const fake = await startX12JsonFake({
+      payerId: PAYER_ID,
+      auth: { type: 'api-key', key: SECRETS.STEDI_KEY! },
+      fixedAnswer: answer271,
+      answerCharset,
+    });
+    const c = createX12JsonConnector(
+      { type: 'x12-json', url: fake.url, auth: { type: 'api-key', key: ref('STEDI_KEY') } },
+      deps(),
+    );
+    try {
+      return await c.send(inquiry(), { signal: never() });
+    } finally {
+      await c.close();
+      await fake.close();
+    }
+  };
+
+  test('an ISO-8859-1 JSON answer is read as ISO-8859-1', async () => {
+    assert.equal(await run('ISO-8859-1'), answer271);
+  });
+
+  test('an unknown charset fails as transient, naming it', async () => {
+    await failsWith(run('x-klingon'), TransientPayerError, /unknown character set \(x-klingon\)/);
+  });
+});

@@ -180,6 +180,17 @@ export function safeCode(value: string): string {
 }
 
 /**
+ * An ErrorCode for a message: some gateways send words with spaces (`Payer Unavailable`), kept when they
+ * look like a code (up to six words of code characters, no digit runs that could be an id); otherwise
+ * `(unreadable)`.
+ */
+function safeErrorCode(value: string): string {
+  const v = value.trim().replace(/\s+/g, ' ');
+  if (!/^[A-Za-z][A-Za-z0-9._:-]*(?: [A-Za-z0-9._:-]+){0,5}$/.test(v) || v.length > 61) return '(unreadable)';
+  return /\d{5,}/.test(v) ? '(unreadable)' : v;
+}
+
+/**
  * The X12 in a CORE answer's fields, or the error they describe. Checked in this order: the PayloadID
  * echoes ours (an answer to another request is never used), the ErrorCode (authentication codes apart),
  * every required field, a known PayloadType, and a Payload that is X12.
@@ -206,7 +217,7 @@ export function readCoreAnswer(
   if (code !== 'Success') {
     const said = scrubGatewayText(fields.get('ErrorMessage') ?? '', secrets);
     throw new TransientPayerError(
-      `${connector}: the gateway answered ErrorCode ${safeCode(code)}${said ? `: ${said}` : ''}`,
+      `${connector}: the gateway answered ErrorCode ${safeErrorCode(code)}${said ? `: ${said}` : ''}`,
     );
   }
   const missing = REQUIRED_ANSWER_FIELDS.filter((f) => !fields.get(f)?.trim());

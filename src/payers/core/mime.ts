@@ -4,6 +4,7 @@
  * client certificate on the TLS connection otherwise), and the answer is a multipart/form-data body with
  * the same fields plus ErrorCode and ErrorMessage. See docs/payers.md for the error mapping.
  */
+import { safeLabel, UnknownCharsetError } from '../charset.ts';
 import { TransientPayerError } from '../connector.ts';
 import type { ConnectorDeps, GatewayConnector } from '../connector-deps.ts';
 import type { CoreMimeConnector } from '../directory-schema.ts';
@@ -56,6 +57,11 @@ function readMimeAnswer(answer: GatewayAnswer, payloadId: string, now: Date, sec
   } catch (err) {
     if (err instanceof MultipartError)
       throw new TransientPayerError(`${NAME}: the answer is malformed multipart`);
+    if (err instanceof UnknownCharsetError) {
+      throw new TransientPayerError(
+        `${NAME}: a part of the answer is in an unknown character set (${safeLabel(err.label)})`,
+      );
+    }
     throw err;
   }
   return readCoreAnswer(NAME, fields, payloadId, secrets);

@@ -4,6 +4,7 @@
  * gateway as the very bytes of the 270. Reading works on a body already read under the byte cap.
  */
 import { randomBytes } from 'node:crypto';
+import { charsetOf, decodeText } from '../charset.ts';
 
 export interface EncodedForm {
   body: Buffer;
@@ -55,12 +56,14 @@ function boundaryOf(contentType: string): string {
  * Every field of a multipart/form-data body (RFC 7578), read strictly: each part needs
  * `Content-Disposition: form-data; name="…"`, transfer encodings other than 7bit/8bit/binary are refused,
  * a field sent twice is refused (which one would count?), and parts and header sizes are bounded. Values
- * are UTF-8 text with their bytes untouched. undici's `Response.formData()` reads the same format but
+ * are text in the part's `Content-Type` charset, else the `_charset_` field's (RFC 7578 §4.6), else UTF-8;
+ * an unknown charset throws UnknownCharsetError. undici's `Response.formData()` reads the same format but
  * costs several times a whole CORE answer's parse, so the connector uses this one.
  */
 export function decodeFormData(body: Buffer, contentType: string): Map<string, string> {
   const delimiter = Buffer.from(`--${boundaryOf(contentType)}`);
   const fields = new Map<string, string>();
+  const values: { name: string; charset: string | undefined; bytes: Buffer }[] = [];
   const next = Buffer.concat([CRLF, delimiter]);
   // The first delimiter may follow a preamble, always at the start of a line.
   let at = 0;
@@ -81,20 +84,32 @@ export function decodeFormData(body: Buffer, contentType: string): Map<string, s
     const headerEnd = body.indexOf(HEADER_END, at);
     if (headerEnd < 0 || headerEnd - at > MAX_PART_HEADER_BYTES)
       throw new MultipartError('unterminated part headers');
-    const name = partName(body.toString('latin1', at, headerEnd));
+    const { name, charset } = partHeaders(body.toString('latin1', at, headerEnd));
     const valueStart = headerEnd + HEADER_END.length;
     const valueEnd = body.indexOf(next, valueStart);
     if (valueEnd < 0) throw new MultipartError('the body ends inside a part');
     if (fields.has(name)) throw new MultipartError('a field appears twice');
-    fields.set(name, body.toString('utf8', valueStart, valueEnd));
+    values.push({ name, charset, bytes: body.subarray(valueStart, valueEnd) });
+    fields.set(name, '');
     at = valueEnd + CRLF.length;
+  }
+  const fallback = fields.has('_charset_')
+    ? values
+        .find((v) => v.name === '_charset_')!
+        .bytes.toString('latin1')
+        .trim()
+    : undefined;
+  for (const v of values) {
+    const charset = v.charset ?? fallback;
+    fields.set(v.name, charset ? decodeText(v.bytes, charset) : v.bytes.toString('utf8'));
   }
   return fields;
 }
 
-/** The field name from a part's headers, which must say `form-data`. */
-function partName(headers: string): string {
+/** The field name from a part's headers, which must say `form-data`, and the charset its Content-Type names. */
+function partHeaders(headers: string): { name: string; charset: string | undefined } {
   let name: string | undefined;
+  let charset: string | undefined;
   for (const line of headers.split('\r\n')) {
     const colon = line.indexOf(':');
     if (colon <= 0) throw new MultipartError('a part header without a name');
@@ -105,10 +120,12 @@ function partName(headers: string): string {
       const m = /;\s*name="([^"]*)"|;\s*name=([^\s;"]+)/i.exec(value);
       if (!m) throw new MultipartError('a part without a name');
       name = m[1] ?? m[2];
+    } else if (header === 'content-type') {
+      charset = charsetOf(value);
     } else if (header === 'content-transfer-encoding' && !/^(7bit|8bit|binary)$/i.test(value)) {
       throw new MultipartError('an unsupported transfer encoding');
     }
   }
   if (name === undefined) throw new MultipartError('a part without Content-Disposition');
-  return name;
+  return { name, charset };
 }

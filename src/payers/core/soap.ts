@@ -4,6 +4,8 @@
  * connection when one is; the 270 travels as CDATA in `COREEnvelopeRealTimeRequest/Payload` and the
  * answer's `Payload` (a 271, 999 or TA1) is returned as it came. See docs/payers.md for the error mapping.
  */
+
+import { charsetOf, decodeXml, safeLabel, UnknownCharsetError } from '../charset.ts';
 import { PayerAuthenticationError, PermanentPayerError, TransientPayerError } from '../connector.ts';
 import type { ConnectorDeps, GatewayConnector } from '../connector-deps.ts';
 import type { CoreSoapConnector } from '../directory-schema.ts';
@@ -75,8 +77,14 @@ function readSoapAnswer(answer: GatewayAnswer, payloadId: string, now: Date, sec
   let doc: XmlElement | undefined;
   if (XML_TYPES.has(answer.mediaType) && answer.body.length) {
     try {
-      doc = parseXml(answer.body.toString('utf8'));
+      // The HTTP charset, a byte-order mark or the XML declaration names the encoding (UTF-16 included).
+      doc = parseXml(decodeXml(answer.body, charsetOf(answer.contentType)));
     } catch (err) {
+      if (err instanceof UnknownCharsetError) {
+        throw new TransientPayerError(
+          `${NAME}: the answer is in an unknown character set (${safeLabel(err.label)})`,
+        );
+      }
       if (!(err instanceof XmlError)) throw err;
       if (ok) throw new TransientPayerError(`${NAME}: the answer is malformed XML`);
     }

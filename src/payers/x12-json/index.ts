@@ -5,6 +5,7 @@
  * See docs/payers.md for the error mapping and the scrubbing of gateway messages.
  */
 import type { Dispatcher } from 'undici';
+import { charsetOf, decodeText, safeLabel, UnknownCharsetError } from '../charset.ts';
 import { type PayerCallOptions, TransientPayerError } from '../connector.ts';
 import type { ConnectorDeps, GatewayConnector } from '../connector-deps.ts';
 import type { X12JsonConnector } from '../directory-schema.ts';
@@ -89,7 +90,18 @@ export function createX12JsonConnector(
     if (answer.mediaType !== 'application/json' && !answer.mediaType.endsWith('+json')) {
       throw new TransientPayerError(`${NAME}: the answer is not JSON`);
     }
-    const json = safeJson(answer.body);
+    // JSON is UTF-8 (RFC 8259); a gateway that declares another charset is taken at its word.
+    const charset = charsetOf(answer.contentType);
+    let text: string;
+    try {
+      text = charset ? decodeText(answer.body, charset) : answer.body.toString('utf8');
+    } catch (err) {
+      if (!(err instanceof UnknownCharsetError)) throw err;
+      throw new TransientPayerError(
+        `${NAME}: the answer is in an unknown character set (${safeLabel(err.label)})`,
+      );
+    }
+    const json = safeJson(text);
     if (!json) throw new TransientPayerError(`${NAME}: the answer is malformed JSON`);
     if (typeof json.x12 !== 'string') throw new TransientPayerError(`${NAME}: the answer has no x12 string`);
     return requireX12(NAME, json.x12);

@@ -42,6 +42,20 @@ export interface CoreFakeOptions {
    * (benchmarks: the fake's own X12 work stays out of the connector's numbers).
    */
   fixedAnswer?: string;
+  /**
+   * Answer in this character set instead of UTF-8 (`ISO-8859-1`, `UTF-16` with a little-endian byte-order
+   * mark; any other name is declared but written as latin1 bytes), declared where `charsetIn` says: the
+   * HTTP Content-Type, the XML declaration only (SOAP), or each part's Content-Type (MIME).
+   */
+  answerCharset?: string;
+  charsetIn?: 'http' | 'xml' | 'part';
+}
+
+/** Text as bytes in a fake's answer charset (see CoreFakeOptions.answerCharset). */
+export function encodeIn(text: string, charset: string | undefined): Buffer {
+  if (!charset || /^utf-?8$/i.test(charset)) return Buffer.from(text, 'utf8');
+  if (/^utf-?16/i.test(charset)) return Buffer.from(`\ufeff${text}`, 'utf16le');
+  return Buffer.from(text, 'latin1');
 }
 
 export interface CoreFake {

@@ -11,6 +11,7 @@ import {
   type CoreFault,
   checkCoreRequest,
   coreAnswer,
+  encodeIn,
 } from './core-common.ts';
 import {
   clientCertificate,
@@ -76,8 +77,26 @@ export async function startCoreMimeFake(options: CoreFakeOptions): Promise<CoreF
       return reply(res, 200, partial.contentType, partial.start.slice(0, -10));
     }
     if (answer.payload && answer.fields.some(([name]) => name === 'Payload')) answers.push(answer.payload);
-    const form = encodeFormData(answer.fields);
-    reply(res, 200, form.contentType, form.body);
+    const charset = options.answerCharset;
+    if (!charset) {
+      const form = encodeFormData(answer.fields);
+      return reply(res, 200, form.contentType, form.body);
+    }
+    // Each part carries its own Content-Type charset (encodeFormData writes UTF-8 parts without one).
+    const boundary = 'fakecharsetboundary';
+    const parts = answer.fields.map(([name, value]) =>
+      Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n` +
+            `Content-Type: text/plain; charset=${charset}\r\n\r\n`,
+          'latin1',
+        ),
+        encodeIn(value, charset),
+        Buffer.from('\r\n', 'latin1'),
+      ]),
+    );
+    parts.push(Buffer.from(`--${boundary}--\r\n`, 'latin1'));
+    reply(res, 200, `multipart/form-data; boundary=${boundary}`, Buffer.concat(parts));
   };
   const server = await listen(handle, options.tls);
   return {

@@ -15,6 +15,7 @@ import {
   type CoreFault,
   checkCoreRequest,
   coreAnswer,
+  encodeIn,
 } from './core-common.ts';
 import {
   clientCertificate,
@@ -164,7 +165,12 @@ export async function startCoreSoapFake(options: CoreFakeOptions): Promise<CoreF
       );
     }
     if (answer.payload && answer.fields.some(([name]) => name === 'Payload')) answers.push(answer.payload);
-    reply(res, 200, SOAP_TYPE, soapAnswer(answer.fields));
+    const charset = options.answerCharset;
+    if (!charset) return reply(res, 200, SOAP_TYPE, soapAnswer(answer.fields));
+    const xml = soapAnswer(answer.fields).replace('encoding="UTF-8"', `encoding="${charset}"`);
+    const type =
+      options.charsetIn === 'xml' ? 'application/soap+xml' : `application/soap+xml; charset=${charset}`;
+    reply(res, 200, type, encodeIn(xml, charset));
   };
   const server = await listen(handle, options.tls);
   return {

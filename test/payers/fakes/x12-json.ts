@@ -48,6 +48,8 @@ export interface X12JsonFakeOptions {
   now?: () => Date;
   /** Answer this X12 to every authorized request without reading the 270 (benchmarks). */
   fixedAnswer?: string;
+  /** With fixedAnswer: the JSON is sent in this charset (latin1 bytes), declared on the Content-Type. */
+  answerCharset?: string;
 }
 
 export interface X12JsonFake {
@@ -136,6 +138,10 @@ export async function startX12JsonFake(options: X12JsonFakeOptions): Promise<X12
     } catch {
       record.problems.push('body is not {"x12": "…"}');
       return reply(res, 400, 'application/json', '{"message":"Invalid request body"}');
+    }
+    if (options.fixedAnswer && state.mode === 'ok' && options.answerCharset) {
+      const json = Buffer.from(JSON.stringify({ x12: options.fixedAnswer }), 'latin1');
+      return reply(res, 200, `application/json; charset=${options.answerCharset}`, json);
     }
     if (options.fixedAnswer && state.mode === 'ok') {
       return reply(res, 200, 'application/json', JSON.stringify({ x12: options.fixedAnswer }));
