@@ -71,6 +71,8 @@ const REFUSED: Record<Exclude<ProviderChange, { ok: true }>['reason'], Providers
   unknown: { field: PROVIDER_FIELDS.name, message: 'That provider is no longer in the list.' },
 };
 
+const REFUSED_UNKNOWN: ProviderChange = { ok: false, reason: 'unknown' };
+
 /** The provider a remove or make-default button names: its NPI, 10 digits or nothing. */
 function npiOf(form: Form): string {
   const npi = formValue(form, 'npi').trim();
@@ -159,5 +161,3 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (
     });
   }
 };
-
-const REFUSED_UNKNOWN: ProviderChange = { ok: false, reason: 'unknown' };
