@@ -294,6 +294,24 @@ async function readPages(): Promise<void> {
   await get(owner, 'checks in the zone', '/portal/checks');
   await organization('organization: reuse off', '/reuse', { reuseWithinHours: '' });
   await get(owner, 'organization: reuse off', '/portal/settings/organization');
+  await organization('organization: bad provider', '/providers', {
+    providerName: '<Clinic>',
+    providerNpi: '1234567890',
+  });
+  await organization('organization: provider', '/providers', {
+    providerName: "Demo Clinic & Co's",
+    providerNpi: '1234567893',
+  });
+  await organization('organization: second provider', '/providers', {
+    providerName: 'Dr <Ada> Park',
+    providerNpi: '9876543213',
+    providerIsDefault: 'yes',
+  });
+  await get(owner, 'organization: providers', '/portal/settings/organization?notice=provider-added');
+  await get(owner, 'run a check: providers', '/portal/checks/new');
+  await organization('organization: provider default', '/providers/default', { npi: '1234567893' });
+  await organization('organization: provider removed', '/providers/remove', { npi: '9876543213' });
+  await organization('organization: provider unknown', '/providers/remove', { npi: '9876543213' });
 
   // Batches (after every checks list: the order of checks a batch submits at once is not fixed)
   const TEMPLATE = readFileSync(resolve(root, 'examples/batch.example.csv'), 'utf8');

@@ -152,3 +152,29 @@ export const updateTimeZone = timeZone.update;
 /** The organization's default reuse window in hours (null: off); undefined when there is no such organization. */
 export const findReuseWithinHours = reuseWithinHours.find;
 export const updateReuseWithinHours = reuseWithinHours.update;
+
+/** The providers the run-a-check form offers, in the order they were added; undefined when there is no such organization. */
+export const findProviders = settingColumn('providers', 'providers').find;
+
+/**
+ * The same, locking the organization's row until the transaction ends, so two owners changing the list at
+ * once do not lose each other's change (the list is read, changed and written back as one value).
+ */
+export const findProvidersForUpdate = (tx: Queryable, organizationId: string) =>
+  firstRow<Pick<OrganizationRow, 'providers'>>(
+    tx,
+    'SELECT providers FROM organizations WHERE id = $1 FOR UPDATE',
+    [organizationId],
+  );
+
+/** Replaces the list (already checked by the caller); sent as JSON text, since drivers send arrays as SQL arrays. */
+export async function updateProviders(
+  db: Queryable,
+  organizationId: string,
+  providers: OrganizationRow['providers'],
+): Promise<void> {
+  await db.query('UPDATE organizations SET providers = $2::jsonb WHERE id = $1', [
+    organizationId,
+    JSON.stringify(providers),
+  ]);
+}

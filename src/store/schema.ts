@@ -40,6 +40,14 @@ export const organizations = pgTable('organizations', {
    * off. Set by an owner on the portal's organization page.
    */
   reuseWithinHours: integer('reuse_within_hours'),
+  /**
+   * The providers the portal's run-a-check form offers (name and NPI, at most one the default), kept by
+   * owners on the organization page (src/tenancy/providers.ts); empty: staff type the provider each time.
+   */
+  providers: jsonb('providers')
+    .$type<{ name: string; npi: string; isDefault: boolean }[]>()
+    .notNull()
+    .default([]),
   createdAt: createdAt(),
 });
 

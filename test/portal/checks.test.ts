@@ -61,7 +61,7 @@ test('the form shows field errors from the same validation as the API, keeping w
   assert.match(res.text, /Provider NPI has an invalid check digit/);
   assert.match(res.text, /Member id is required/);
   assert.match(res.text, /Date of birth is not a real date/);
-  assert.match(res.text, /Service type codes \(code 2\) is not a known X12 service type code/);
+  assert.match(res.text, /Other service type codes \(code 2\) is not a known X12 service type code/);
   assert.match(
     res.text,
     /id="f-provider-npi"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="f-provider-npi"/,

@@ -5,6 +5,7 @@ import { money, percent, x12Date, yesNo } from '../../src/portal/format.ts';
 import { escapeHtml, html } from '../../src/portal/html.ts';
 import { buildCheckRequest } from '../../src/portal/routes/checks-new.ts';
 import { x12Lines } from '../../src/portal/views/check-detail.ts';
+import { SERVICE_TYPE_CHOICES } from '../../src/portal/views/checks-new.ts';
 
 test('html escapes every interpolated string, in text and in attributes', () => {
   const evil = `<script>alert(1)</script>" onmouseover='x' \`&`;
@@ -46,12 +47,14 @@ test('X12 text is split one segment per line using the ISA terminator', () => {
 test('the run-a-check form becomes the API request: trimmed, optional parts omitted, dates normalized', () => {
   const body = buildCheckRequest({
     tradingPartnerServiceId: ' SANDBOX ',
+    'provider.choice': '',
     'provider.organizationName': 'Demo Clinic',
     'provider.npi': '1234567893',
     'subscriber.memberId': 'SBX1000001 ',
     'subscriber.firstName': 'JANE',
     'subscriber.lastName': 'DOE',
     'subscriber.dateOfBirth': '1980-01-15',
+    'encounter.serviceTypes': '',
     'encounter.serviceTypeCodes': 'pt, 30  MH',
     'encounter.dateOfService': '',
   });
@@ -61,4 +64,32 @@ test('the run-a-check form becomes the API request: trimmed, optional parts omit
     subscriber: { memberId: 'SBX1000001', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' },
     encounter: { serviceTypeCodes: ['PT', '30', 'MH'] },
   });
+});
+
+test('service types ticked by name become their X12 codes after the typed ones, each code once', () => {
+  const form = {
+    tradingPartnerServiceId: 'SANDBOX',
+    'provider.choice': '',
+    'provider.organizationName': 'Demo Clinic',
+    'provider.npi': '1234567893',
+    'subscriber.memberId': 'SBX1000001',
+    'subscriber.firstName': 'JANE',
+    'subscriber.lastName': 'DOE',
+    'subscriber.dateOfBirth': '19800115',
+    'encounter.serviceTypes': 'General,Preventive Nutrition,Medical Nutrition,Mental Health,Chiropractic',
+    'encounter.serviceTypeCodes': 'ae, mh',
+    'encounter.dateOfService': '',
+  };
+  assert.deepEqual(buildCheckRequest(form).encounter, { serviceTypeCodes: ['AE', 'MH', '30', '98', '33'] });
+  const everyName = SERVICE_TYPE_CHOICES.map((c) => c.name).join(',');
+  assert.deepEqual(
+    buildCheckRequest({ ...form, 'encounter.serviceTypes': everyName, 'encounter.serviceTypeCodes': '' })
+      .encounter,
+    { serviceTypeCodes: ['30', '98', 'PT', 'MH', 'AD', 'AF', '33'] },
+  );
+  assert.equal(
+    buildCheckRequest({ ...form, 'encounter.serviceTypes': '', 'encounter.serviceTypeCodes': '' }).encounter,
+    undefined,
+    'nothing ticked or typed: the API default (30)',
+  );
 });

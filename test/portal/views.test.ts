@@ -167,14 +167,18 @@ test('team: a refused action and an invitation problem are shown with what was t
 });
 
 test('organization: the current settings, and a refused value shown back escaped on its field', () => {
-  const set = organizationPage(session(), { zone: 'America/Chicago', reuseWithinHours: 1 }).value;
+  const set = organizationPage(session(), {
+    zone: 'America/Chicago',
+    reuseWithinHours: 1,
+    providers: [],
+  }).value;
   assert.match(set, /Now: <strong>America\/Chicago<\/strong>/);
   assert.match(set, /<option value="America\/Chicago" selected>America\/Chicago<\/option>/);
   assert.match(set, /checks are reused for 1 hour<\/strong>/);
   assert.match(set, /name="reuseWithinHours" inputmode="numeric" value="1">/);
   const refused = organizationPage(
     session(),
-    { zone: null, reuseWithinHours: null },
+    { zone: null, reuseWithinHours: null, providers: [] },
     { reuseError: 'Whole hours.', reuseTyped: EVIL, error: 'Pick one.', chosen: '' },
   ).value;
   assert.match(refused, /Now: <strong>each person&#39;s browser zone<\/strong>/);
@@ -251,7 +255,10 @@ test('run a check: typed values come back escaped, each problem on its field, on
   const out = runPage(session(), PAYERS, values, problems).value;
   assert.ok(out.includes(`value="${ESCAPED}"`) && !out.includes(EVIL));
   assert.match(out, /<a href="#f-subscriber-firstName">First name may contain only letters.<\/a>/);
-  assert.match(out, /<a href="#f-encounter-serviceTypeCodes">Service type codes \(code 2\) is not a known/);
+  assert.match(
+    out,
+    /<a href="#f-encounter-serviceTypeCodes">Other service type codes \(code 2\) is not a known/,
+  );
   assert.match(out, /<a href="#f-provider-organizationName">Enter the provider organization name.<\/a>/);
   assert.match(out, /id="f-subscriber-firstName"[^>]*aria-invalid="true"/);
 });

@@ -10,8 +10,18 @@ import { getCheck } from '../../checks/list.ts';
 import type { EligibilityCheckRequest } from '../../contract/check-request.ts';
 import type { EligibilityCheckError } from '../../contract/check-response.ts';
 import { listedPayer } from '../../payers/directory.ts';
+import { listProviders, type OrganizationProvider } from '../../tenancy/providers.ts';
 import { IdParams, notFound, type PortalDeps, sendPage, session } from '../context.ts';
-import { FIELDS, type FieldName, type Prefill, resubmitPage, type Values } from '../views/checks-new.ts';
+import {
+  FIELDS,
+  type FieldName,
+  OTHER_PROVIDER,
+  type Prefill,
+  resubmitPage,
+  SERVICE_TYPE_CHOICES,
+  type Values,
+} from '../views/checks-new.ts';
+import { choiceFor } from './checks-new.ts';
 
 const NAME_FIELDS = new Set([
   'subscriber.name',
@@ -31,16 +41,33 @@ function formFieldsOf(requestField: string | undefined): FieldName[] {
   return base in FIELDS ? [base as FieldName] : [];
 }
 
-function valuesOf(r: EligibilityCheckRequest, organizationName: string): Values {
+/**
+ * The form filled in from a stored request: codes a service type name asks with are ticked by that name
+ * (98 ticks both nutrition products: either asks with it), the others stay typed; the provider is picked
+ * from the list when it is there, unless an error points at it (then it is shown typed, to correct).
+ */
+function valuesOf(
+  r: EligibilityCheckRequest,
+  organizationName: string,
+  providers: readonly OrganizationProvider[],
+  highlights: Prefill['highlights'],
+): Values {
+  const codes = r.encounter?.serviceTypeCodes ?? [];
+  const named = SERVICE_TYPE_CHOICES.filter((c) => codes.includes(c.code));
+  const provider = { organizationName: r.provider.organizationName ?? organizationName, npi: r.provider.npi };
+  const providerBlamed = highlights.some((h) => h.field.startsWith('provider.'));
+  const choice = choiceFor(providers, provider);
   return {
     tradingPartnerServiceId: r.tradingPartnerServiceId,
-    'provider.organizationName': r.provider.organizationName ?? organizationName,
-    'provider.npi': r.provider.npi,
+    'provider.choice': providerBlamed && choice ? OTHER_PROVIDER : choice,
+    'provider.organizationName': provider.organizationName,
+    'provider.npi': provider.npi,
     'subscriber.memberId': r.subscriber.memberId,
     'subscriber.firstName': r.subscriber.firstName,
     'subscriber.lastName': r.subscriber.lastName,
     'subscriber.dateOfBirth': r.subscriber.dateOfBirth,
-    'encounter.serviceTypeCodes': r.encounter?.serviceTypeCodes?.join(', ') ?? '',
+    'encounter.serviceTypes': named.map((c) => c.name).join(','),
+    'encounter.serviceTypeCodes': codes.filter((c) => !named.some((n) => n.code === c)).join(', '),
     'encounter.dateOfService': r.encounter?.dateOfService ?? '',
   };
 }
@@ -60,7 +87,9 @@ export const resubmitCheckRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async 
     const check = await getCheck(deps.db, s.user.organizationId, request.params.id);
     if (!check?.request) return notFound(request, reply);
     const errors = check.result?.errors ?? [];
-    const values = valuesOf(check.request, s.organizationName);
-    return sendPage(reply, resubmitPage(s, payers, values, { id: check.id, errors }, highlightsOf(errors)));
+    const highlights = highlightsOf(errors);
+    const providers = await listProviders(deps.db, s.user.organizationId);
+    const values = valuesOf(check.request, s.organizationName, providers, highlights);
+    return sendPage(reply, resubmitPage(s, payers, values, { id: check.id, errors }, highlights, providers));
   });
 };

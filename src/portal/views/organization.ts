@@ -1,21 +1,25 @@
 /**
- * Settings > Organization as an owner reads it: the time zone the portal shows times in, and the default
- * reuse window of checks, each with its current value and a form to change it.
+ * Settings > Organization as an owner reads it: the time zone the portal shows times in, the default
+ * reuse window of checks, each with its current value and a form to change it, and the providers the
+ * run-a-check form offers.
  */
 import { MAX_REUSE_WITHIN_HOURS } from '../../contract/check-request.ts';
 import { knownTimeZones } from '../../tenancy/organizations.ts';
+import type { OrganizationProvider } from '../../tenancy/providers.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { csrfField, errorSummary, fieldId, settingsPage } from '../layout.ts';
+import { type ProvidersForm, providersSection } from './organization-providers.ts';
 
 /** The form fields: the zone's name, and the hours of the reuse window. */
 export const TIME_ZONE_FIELD = 'timeZone';
 export const REUSE_FIELD = 'reuseWithinHours';
 
-/** What the page shows: the organization's time zone and reuse window (null: not set). */
+/** What the page shows: the organization's time zone and reuse window (null: not set), and its providers. */
 export interface OrganizationSettings {
   zone: string | null;
   reuseWithinHours: number | null;
+  providers: readonly OrganizationProvider[];
 }
 
 function reuseSection(
@@ -43,11 +47,18 @@ ${errorSummary(o.error ? [{ field: REUSE_FIELD, message: o.error }] : [])}
 </form></section>`;
 }
 
-/** The time zone form and the reuse window form, each with its problem when a save was refused. */
+/** The time zone, reuse window and providers forms, each with its problem when a save was refused. */
 export function organizationPage(
   s: PortalSession,
   settings: OrganizationSettings,
-  o: { notice?: string; error?: string; chosen?: string; reuseError?: string; reuseTyped?: string } = {},
+  o: {
+    notice?: string;
+    error?: string;
+    chosen?: string;
+    reuseError?: string;
+    reuseTyped?: string;
+    providers?: ProvidersForm;
+  } = {},
 ): SafeHtml {
   const id = fieldId(TIME_ZONE_FIELD);
   const zone = settings.zone;
@@ -73,6 +84,7 @@ ${errorSummary(o.error ? [{ field: TIME_ZONE_FIELD, message: o.error }] : [])}
   </div>
   <button type="submit">Save time zone</button>
 </form></section>
-${reuseSection(s, settings.reuseWithinHours, { error: o.reuseError, typed: o.reuseTyped })}`,
+${reuseSection(s, settings.reuseWithinHours, { error: o.reuseError, typed: o.reuseTyped })}
+${providersSection(s, settings.providers, o.providers)}`,
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "organizations" ADD COLUMN "providers" jsonb DEFAULT '[]'::jsonb NOT NULL;
