@@ -154,18 +154,19 @@ export const findReuseWithinHours = reuseWithinHours.find;
 export const updateReuseWithinHours = reuseWithinHours.update;
 
 /** The providers the run-a-check form offers, in the order they were added; undefined when there is no such organization. */
-export const findProviders = settingColumn('providers', 'providers').find;
+export const findProviders = settingColumn('providers').find;
+
+const PROVIDERS_FOR_UPDATE = sqlOf`SELECT ${columns(organizations, ['providers'])} FROM ${organizations}
+  WHERE ${organizations.id} = $1 FOR UPDATE`;
 
 /**
  * The same, locking the organization's row until the transaction ends, so two owners changing the list at
  * once do not lose each other's change (the list is read, changed and written back as one value).
  */
 export const findProvidersForUpdate = (tx: Queryable, organizationId: string) =>
-  firstRow<Pick<OrganizationRow, 'providers'>>(
-    tx,
-    'SELECT providers FROM organizations WHERE id = $1 FOR UPDATE',
-    [organizationId],
-  );
+  firstRow<Pick<OrganizationRow, 'providers'>>(tx, PROVIDERS_FOR_UPDATE, [organizationId]);
+
+const UPDATE_PROVIDERS = sqlOf`UPDATE ${organizations} SET ${organizations.providers} = $2::jsonb WHERE ${organizations.id} = $1`;
 
 /** Replaces the list (already checked by the caller); sent as JSON text, since drivers send arrays as SQL arrays. */
 export async function updateProviders(
@@ -173,8 +174,5 @@ export async function updateProviders(
   organizationId: string,
   providers: OrganizationRow['providers'],
 ): Promise<void> {
-  await db.query('UPDATE organizations SET providers = $2::jsonb WHERE id = $1', [
-    organizationId,
-    JSON.stringify(providers),
-  ]);
+  await db.query(UPDATE_PROVIDERS, [organizationId, JSON.stringify(providers)]);
 }
