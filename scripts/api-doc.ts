@@ -64,7 +64,7 @@ const OVERVIEW: [status: number, code: string, why: string][] = [
   [
     429,
     'ThrottlingException',
-    'The key\'s rate limit is exhausted (or, for batches, the organization has too many batch checks in progress; for monitors, it has MONITOR_MAX_PER_ORGANIZATION of them). Wait `Retry-After` seconds; the `RateLimit-*` headers of every authenticated answer say how much is left.',
+    'The key\'s rate limit, or for writes its organization\'s across all its keys, is exhausted (or, for batches, the organization has too many batch checks in progress; for monitors, it has MONITOR_MAX_PER_ORGANIZATION of them). Wait `Retry-After` seconds; the `RateLimit-*` headers of every authenticated answer say how much is left.',
   ],
   [500, 'InternalFailureException', 'An unexpected error; the message carries a reference to quote to support. Never caused by what you sent.'],
   [
