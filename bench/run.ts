@@ -18,6 +18,7 @@ const ALL = [
   'payer-directory',
   'payer-search',
   'scorecard',
+  'fairness',
 ];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 for (const name of wanted) {

@@ -20,7 +20,11 @@ interface Document {
 
 /** What each status means across the API, and the one that is never answered (409): the document's codes. */
 const OVERVIEW: [status: number, code: string, why: string][] = [
-  [200, '—', 'A read (or a monitor paused or resumed) succeeded. A check that FAILED is still read with 200: its `errors` say why.'],
+  [
+    200,
+    '—',
+    'A read (or a monitor paused or resumed) succeeded. A check that FAILED is still read with 200: its `errors` say why.',
+  ],
   [201, '—', 'A monitor was created: the body is the monitor, with its first due time.'],
   [
     202,
@@ -33,7 +37,11 @@ const OVERVIEW: [status: number, code: string, why: string][] = [
     'ValidationException',
     'The request is wrong: invalid JSON, a field that breaks the schema or a rule (the message names each field), an unknown query parameter, a malformed Idempotency-Key or URL.',
   ],
-  [401, 'UnauthorizedException', 'No `Authorization: Key <API key>` header, another scheme, or an unknown or revoked key.'],
+  [
+    401,
+    'UnauthorizedException',
+    'No `Authorization: Key <API key>` header, another scheme, or an unknown or revoked key.',
+  ],
   [
     403,
     'AccessDeniedException',
@@ -42,7 +50,7 @@ const OVERVIEW: [status: number, code: string, why: string][] = [
   [
     404,
     'ResourceNotFoundException',
-    'No such check, batch or monitor in your organization (another organization\'s is a 404 too, never a 403), or no such route: any path the API does not serve answers 404 with the envelope.',
+    "No such check, batch or monitor in your organization (another organization's is a 404 too, never a 403), or no such route: any path the API does not serve answers 404 with the envelope.",
   ],
   [
     405,
@@ -54,7 +62,11 @@ const OVERVIEW: [status: number, code: string, why: string][] = [
     '—',
     'Not answered by this API. Reusing an Idempotency-Key with a different body is a 422; with the same body it answers the original 202 again, with `Idempotent-Replayed: true`.',
   ],
-  [413, 'ValidationException', 'The body is larger than the operation takes (64 KB for a check, 16 MB for a batch).'],
+  [
+    413,
+    'ValidationException',
+    'The body is larger than the operation takes (64 KB for a check, 16 MB for a batch).',
+  ],
   [
     415,
     'ValidationException',
@@ -64,9 +76,13 @@ const OVERVIEW: [status: number, code: string, why: string][] = [
   [
     429,
     'ThrottlingException',
-    'The key\'s rate limit is exhausted (or, for batches, the organization has too many batch checks in progress; for monitors, it has MONITOR_MAX_PER_ORGANIZATION of them). Wait `Retry-After` seconds; the `RateLimit-*` headers of every authenticated answer say how much is left.',
+    "The key's rate limit, or for writes its organization's across all its keys, is exhausted (or, for batches, the organization has too many batch checks in progress; for monitors, it has MONITOR_MAX_PER_ORGANIZATION of them). Wait `Retry-After` seconds; the `RateLimit-*` headers of every authenticated answer say how much is left.",
   ],
-  [500, 'InternalFailureException', 'An unexpected error; the message carries a reference to quote to support. Never caused by what you sent.'],
+  [
+    500,
+    'InternalFailureException',
+    'An unexpected error; the message carries a reference to quote to support. Never caused by what you sent.',
+  ],
   [
     503,
     'InternalFailureException',
@@ -81,7 +97,7 @@ export function apiDoc(doc: Document): string {
     '# The HTTP API: operations and status codes',
     '',
     '<!-- Generated from the OpenAPI document by `npm run docs:api` (scripts/api-doc.ts); test/api/openapi.test.ts',
-    '     fails when it is stale. Edit the operations\' responses in src/api/routes/, the overview in the script. -->',
+    "     fails when it is stale. Edit the operations' responses in src/api/routes/, the overview in the script. -->",
     '',
     `The service describes its API in an OpenAPI 3.1 document at \`/openapi.json\` (interface version`,
     `${doc.info.version}), rendered as a browsable reference at \`/docs\`. Every request needs`,
@@ -95,7 +111,9 @@ export function apiDoc(doc: Document): string {
     '',
     '| Status | `code` | Why |',
     '| --- | --- | --- |',
-    ...OVERVIEW.map(([status, code, why]) => `| ${status} | ${code === '—' ? '—' : `\`${code}\``} | ${cell(why)} |`),
+    ...OVERVIEW.map(
+      ([status, code, why]) => `| ${status} | ${code === '—' ? '—' : `\`${code}\``} | ${cell(why)} |`,
+    ),
     '',
     'A client that retries should retry 429 and 503 (after `Retry-After`) and 500, never the other 4xx: the',
     'same request would be refused again. A submit is safe to retry with the same `Idempotency-Key`.',
@@ -122,7 +140,9 @@ export function apiDoc(doc: Document): string {
     '',
     `The document's \`webhooks\` section describes each event the service sends (${Object.keys(doc.webhooks)
       .map((n) => `\`${n}\``)
-      .join(', ')}), its body schema, its headers and how to verify the signature; docs/webhooks.md says more.`,
+      .join(
+        ', ',
+      )}), its body schema, its headers and how to verify the signature; docs/webhooks.md says more.`,
     '',
     '## Outside the API',
     '',

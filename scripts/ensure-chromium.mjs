@@ -27,7 +27,8 @@ export function ensureChromium(path = CHROMIUM_PATH) {
     // Two test files may get here at once (and `npm test` installs before it starts them): the lock
     // timeout makes the second apt-get wait for the first instead of failing on dpkg's lock.
     const wait = ['-o', 'DPkg::Lock::Timeout=600'];
-    if (!run('apt-get', [...wait, 'update'])) console.error('apt-get update failed; trying the install anyway');
+    if (!run('apt-get', [...wait, 'update']))
+      console.error('apt-get update failed; trying the install anyway');
     run('apt-get', [...wait, 'install', '-y', '--no-install-recommends', 'chromium']);
   }
   if (!existsSync(path)) {

@@ -26,30 +26,41 @@ const out: Record<string, unknown> = {};
 out.openapi = (await api.get('/openapi.json')).body;
 
 const requests: [string, unknown][] = [];
-for (const [name, s] of Object.entries(EXAMPLE_SCENARIOS)) requests.push([`example:${name}`, (s as any).request]);
+for (const [name, s] of Object.entries(EXAMPLE_SCENARIOS))
+  requests.push([`example:${name}`, (s as any).request]);
 for (const m of MEMBERS as any[]) {
   for (const stc of [undefined, ['30'], ['98', 'UC'], ['88', 'AL', 'MH']]) {
     const req: any = {
       tradingPartnerServiceId: 'SANDBOX',
       provider: SANDBOX_PROVIDER,
-      subscriber: { memberId: m.memberId, firstName: m.firstName, lastName: m.lastName, dateOfBirth: m.dateOfBirth },
+      subscriber: {
+        memberId: m.memberId,
+        firstName: m.firstName,
+        lastName: m.lastName,
+        dateOfBirth: m.dateOfBirth,
+      },
     };
     if (stc) req.encounter = { serviceTypeCodes: stc, dateOfService: '20260115' };
     requests.push([`${m.memberId}:${stc?.join('+') ?? 'default'}`, req]);
   }
 }
-await Promise.all(requests.map(async ([name, req]) => {
-  const sub = await api.post('/api/eligibility', req);
-  if (sub.status !== 202) {
-    out[name] = { status: sub.status, body: sub.body };
-    return;
-  }
-  const res = await eventually(async () => {
-    const r = await api.get(`/api/eligibility/${sub.body.id}/status`);
-    return r.body.status !== 'IN_PROGRESS' && r.body;
-  }, { what: name, timeoutMs: 60000 });
-  out[name] = res;
-}));
+await Promise.all(
+  requests.map(async ([name, req]) => {
+    const sub = await api.post('/api/eligibility', req);
+    if (sub.status !== 202) {
+      out[name] = { status: sub.status, body: sub.body };
+      return;
+    }
+    const res = await eventually(
+      async () => {
+        const r = await api.get(`/api/eligibility/${sub.body.id}/status`);
+        return r.body.status !== 'IN_PROGRESS' && r.body;
+      },
+      { what: name, timeoutMs: 60000 },
+    );
+    out[name] = res;
+  }),
+);
 const ordered: Record<string, unknown> = { openapi: out.openapi };
 for (const [name] of requests) ordered[name] = out[name];
 await svc.stop();

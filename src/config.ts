@@ -198,6 +198,12 @@ export const ConfigSchema = Type.Object({
     default: 20,
     description: 'Submits per second per API key (bucket of twice that). Enforced per process.',
   }),
+  rateLimitSubmitPerOrganization: Int(1, 1000000, {
+    env: 'RATE_LIMIT_SUBMIT_PER_ORGANIZATION',
+    default: 40,
+    description:
+      'Submits per second per organization across all its API keys (bucket of twice that; never below RATE_LIMIT_SUBMIT). Enforced per process.',
+  }),
   rateLimitStatus: Int(1, 1000000, {
     env: 'RATE_LIMIT_STATUS',
     default: 100,

@@ -73,6 +73,7 @@ export type ApiSettings = Pick<
   | 'metricsToken'
   | 'dbRequestBudgetMs'
   | 'rateLimitSubmit'
+  | 'rateLimitSubmitPerOrganization'
   | 'rateLimitStatus'
   | 'batchMaxPendingChecks'
   | 'monitorMaxPerOrganization'
@@ -234,7 +235,8 @@ function errorHandler(metrics: AppMetrics | undefined) {
  * The routes, each its own encapsulated plugin: it sees the decorators above and the options it is given. Each
  * names the decorators it reads with fastify-plugin (`encapsulate: true` keeps what it adds to itself), so
  * Fastify refuses to start, naming the decorator, when a route is registered where they are missing.
- * Writes share the submit limiter and reads one status limiter each, for checks, batches and monitors alike.
+ * Writes share the submit limiter (per key, and per organization across its keys) and reads one status limiter
+ * each, for checks, batches and monitors alike.
  */
 async function registerRoutes(app: FastifyInstance, opts: AppOptions, auth: ApiKeyAuthenticator) {
   const { settings } = opts;
@@ -246,7 +248,10 @@ async function registerRoutes(app: FastifyInstance, opts: AppOptions, auth: ApiK
     readiness: createReadinessProbe(opts.db, settings.dbRequestBudgetMs),
     payerProblems: opts.payerProblems,
   });
-  const submitLimiter = new RateLimiter(submit);
+  // Never below one key's limit: raising RATE_LIMIT_SUBMIT alone still raises what a one-key organization gets.
+  const organizationRate = Math.max(settings.rateLimitSubmitPerOrganization, settings.rateLimitSubmit);
+  const perOrganization = { ratePerSecond: organizationRate, burst: organizationRate * 2 };
+  const submitLimiter = new RateLimiter(submit, undefined, perOrganization);
   await app.register(submitRoute, { auth, limiter: submitLimiter });
   await app.register(statusRoute, { auth, limiter: new RateLimiter(status) });
   await app.register(batchSubmitRoute, {

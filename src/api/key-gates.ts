@@ -14,7 +14,10 @@ import type { RateLimiter } from './rate-limit.ts';
 /** The options of every route called with an API key; routes that need more extend it. */
 export interface KeyRouteOptions {
   auth: ApiKeyAuthenticator;
-  /** The key's rate limit for this kind of operation: app.ts passes the submit (write) or status (read) one. */
+  /**
+   * The key's rate limit for this kind of operation: app.ts passes the submit (write) one, which also
+   * limits the organization across its keys, or the status (read) one.
+   */
   limiter: RateLimiter;
 }
 
@@ -75,7 +78,14 @@ export function unsupportedMediaType(): ApiError {
 export function writeGate(auth: ApiKeyAuthenticator, limiter: RateLimiter) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const key = await auth.authenticate(request, 'eligibility:write');
-    reply.headers(limiter.take(key.keyId));
+    // The Idempotency-Key is how a retry is recognised: its booked token is kept for it (rate-limit.ts).
+    const idempotencyKey = request.headers['idempotency-key'];
+    reply.headers(
+      limiter.take(key.keyId, {
+        organizationId: key.organizationId,
+        idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
+      }),
+    );
     const type = request.headers['content-type'];
     if (type !== undefined && !JSON_MEDIA_TYPE.test(type)) throw unsupportedMediaType();
   };

@@ -30,6 +30,10 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'The service cannot reach its database right now; retry after `Retry-After` seconds (InternalFailureException).',
 };
 
+/** The 429 of a write: its key and its organization (across all its keys) each have a submit limit. */
+export const WRITE_THROTTLED =
+  'Rate limit of the key (RATE_LIMIT_SUBMIT) or of its organization across all its keys (RATE_LIMIT_SUBMIT_PER_ORGANIZATION) exceeded; wait `Retry-After` seconds. A retry with the same Idempotency-Key finds the token kept for it and is not refused again';
+
 type Json = { [key: string]: unknown };
 type Header = { type: 'integer' | 'string'; description: string };
 

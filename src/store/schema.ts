@@ -225,6 +225,10 @@ export const checks = pgTable(
     index('checks_background_due_idx')
       .on(t.organizationId, t.nextAttemptAt)
       .where(sql`status = 'IN_PROGRESS' AND priority > 0`),
+    // The same for interactive checks: claimed round-robin across organizations too (queue/claim.ts).
+    index('checks_interactive_due_idx')
+      .on(t.organizationId, t.nextAttemptAt)
+      .where(sql`status = 'IN_PROGRESS' AND priority = 0`),
     index('checks_batch_idx').on(t.batchId, t.batchIndex),
     // A monitor's latest runs, newest first.
     index('checks_monitor_idx').on(t.monitorId, t.id),

@@ -1,6 +1,6 @@
 /**
- * Batch checks in the worker (issue 17 section 1): interactive checks are claimed first and background
- * checks round-robin across organizations; a batch check retries within the batch retry window where a
+ * Batch checks in the worker (issue 17 section 1): interactive checks are claimed first and both classes
+ * round-robin across organizations (issue 26 for interactive checks); a batch check retries within the batch retry window where a
  * real-time check fails; several workers finishing a batch's last items write one `batch.completed`.
  */
 import assert from 'node:assert/strict';
@@ -126,6 +126,41 @@ test('interactive checks first, then background checks shared round-robin across
     leaseMs: 60_000,
   });
   assert.equal(capped.length, 1, 'no more background checks than the worker has slots for');
+  await drain();
+});
+
+test('interactive checks are shared round-robin across organizations too (issue 26)', async () => {
+  const flood = [];
+  for (let i = 0; i < 6; i++) flood.push(await single(svc.apiKey));
+  const walkIn = await single(otherKey);
+  const claimed = await claimDueChecks(svc.service.store.db, CLAIMED_CHECK, {
+    workerId: 'w3',
+    limit: 2,
+    backgroundLimit: 2,
+    leaseMs: 60_000,
+  });
+  const ids = claimed.map((c) => c.id);
+  assert.equal(ids.length, 2);
+  assert.ok(ids.includes(walkIn), 'the other organization gets its share though it submitted last');
+  assert.ok(ids.includes(flood[0]!), "the flooding organization's oldest check is its share");
+  // A one-row claim is drawn between the organizations with work: over a few claims both get one.
+  await drain();
+  const winners = new Set<string>();
+  for (let round = 0; round < 20 && winners.size < 2; round++) {
+    const a = await single(svc.apiKey);
+    await single(svc.apiKey);
+    const b = await single(otherKey);
+    const [one] = await claimDueChecks(svc.service.store.db, CLAIMED_CHECK, {
+      workerId: 'w4',
+      limit: 1,
+      backgroundLimit: 1,
+      leaseMs: 60_000,
+    });
+    if (one?.id === a) winners.add('flood');
+    if (one?.id === b) winners.add('walk-in');
+    await drain();
+  }
+  assert.deepEqual([...winners].sort(), ['flood', 'walk-in']);
   await drain();
 });
 

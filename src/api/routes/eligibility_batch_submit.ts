@@ -14,7 +14,7 @@ import {
   type KeyRouteOptions,
   REPLAYED_HEADER,
 } from '../key-gates.ts';
-import { errorResponses, successResponse } from '../openapi.ts';
+import { errorResponses, successResponse, WRITE_THROTTLED } from '../openapi.ts';
 
 /** 10,000 submit bodies of a few hundred bytes each, with room to spare. */
 export const BATCH_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -57,7 +57,7 @@ export const batchSubmitRoute: FastifyPluginAsync<BatchSubmitRouteOptions> = asy
           ...errorResponses([400, 401, 403, 413, 415, 422, 429, 500, 503], {
             400: 'The body is not a batch (no `checks`, more than 10,000, unknown fields), or `atomic` is true and an item is invalid; a malformed Idempotency-Key (ValidationException).',
             413: 'Request body larger than 16 MB (ValidationException).',
-            429: 'Rate limit of the key exceeded, or too many batch checks of the organization in progress (BATCH_MAX_PENDING_CHECKS); wait `Retry-After` seconds (ThrottlingException).',
+            429: `${WRITE_THROTTLED}; or too many batch checks of the organization in progress (BATCH_MAX_PENDING_CHECKS) (ThrottlingException).`,
           }),
         },
       },

@@ -14,7 +14,7 @@ import {
   REPLAYED_HEADER,
   submitContext,
 } from '../key-gates.ts';
-import { errorResponses, successResponse } from '../openapi.ts';
+import { errorResponses, successResponse, WRITE_THROTTLED } from '../openapi.ts';
 
 /** `limiter` is the submit limiter: creating a monitor is a write like a submit. */
 export interface MonitorCreateRouteOptions extends KeyRouteOptions {
@@ -54,7 +54,7 @@ export const monitorCreateRoute: FastifyPluginAsync<MonitorCreateRouteOptions> =
           ),
           ...errorResponses([400, 401, 403, 413, 415, 422, 429, 500, 503], {
             400: 'A check field is invalid (same messages as a submit), the schedule is missing, both `every` and `dates` are given, `every` is not 1 to 365, a date is not real or in the past, or `encounter.dateOfService` is given; a malformed Idempotency-Key (ValidationException).',
-            429: 'Rate limit of the key exceeded, or the organization has MONITOR_MAX_PER_ORGANIZATION monitors; wait `Retry-After` seconds or delete some (ThrottlingException).',
+            429: `${WRITE_THROTTLED}; or the organization has MONITOR_MAX_PER_ORGANIZATION monitors: delete some (ThrottlingException).`,
           }),
         },
       },

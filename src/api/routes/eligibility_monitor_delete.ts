@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { removeMonitor } from '../../monitors/monitors.ts';
 import { notFound } from '../errors.ts';
 import { IdParams, type KeyRouteOptions, writeGate } from '../key-gates.ts';
-import { errorResponses } from '../openapi.ts';
+import { errorResponses, WRITE_THROTTLED } from '../openapi.ts';
 
 export const monitorDeleteRoute: FastifyPluginAsyncTypebox<KeyRouteOptions> = async (
   app,
@@ -25,6 +25,7 @@ export const monitorDeleteRoute: FastifyPluginAsyncTypebox<KeyRouteOptions> = as
         response: {
           204: { description: 'Deleted.', type: 'null' },
           ...errorResponses([401, 403, 404, 429, 500, 503], {
+            429: `${WRITE_THROTTLED} (ThrottlingException).`,
             404: 'No monitor with this id in your organization (ResourceNotFoundException).',
           }),
         },

@@ -6,7 +6,7 @@ import { Monitor, MonitorUpdate } from '../../contract/monitor.ts';
 import { setMonitorStatus } from '../../monitors/monitors.ts';
 import { notFound, validation } from '../errors.ts';
 import { gatedWrite, IdParams, type KeyRouteOptions } from '../key-gates.ts';
-import { errorResponses, successResponse } from '../openapi.ts';
+import { errorResponses, successResponse, WRITE_THROTTLED } from '../openapi.ts';
 
 /** The new status, or undefined when the body is anything but `{"status": "paused" | "active"}`. */
 function statusOf(body: unknown): MonitorUpdate['status'] | undefined {
@@ -36,6 +36,7 @@ export const monitorUpdateRoute: FastifyPluginAsync<KeyRouteOptions> = async (ap
         response: {
           200: successResponse('The monitor as it now is.', Monitor),
           ...errorResponses([400, 401, 403, 404, 415, 429, 500, 503], {
+            429: `${WRITE_THROTTLED} (ThrottlingException).`,
             400: 'The body is not `{"status": "paused"}` or `{"status": "active"}`, or the monitor is completed (ValidationException).',
             404: 'No monitor with this id in your organization (ResourceNotFoundException).',
           }),

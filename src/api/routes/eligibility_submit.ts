@@ -13,7 +13,7 @@ import {
   type KeyRouteOptions,
   REPLAYED_HEADER,
 } from '../key-gates.ts';
-import { errorResponses, successResponse } from '../openapi.ts';
+import { errorResponses, successResponse, WRITE_THROTTLED } from '../openapi.ts';
 import { openApiExamples } from '../openapi-examples.ts';
 
 /**
@@ -55,6 +55,7 @@ export const submitRoute: FastifyPluginAsync<KeyRouteOptions> = async (app, { au
             { headers: REPLAYED_HEADER, examples: examples.accepted },
           ),
           ...errorResponses([400, 401, 403, 413, 415, 422, 429, 500, 503], {
+            429: `${WRITE_THROTTLED} (ThrottlingException).`,
             400: 'The body is not valid JSON or does not match the schema (a missing or unknown field, a bad NPI check digit, an impossible date), or the Idempotency-Key is malformed; the message names each field (ValidationException).',
           }),
         },

@@ -1,0 +1,1 @@
+CREATE INDEX "checks_interactive_due_idx" ON "checks" USING btree ("organization_id","next_attempt_at") WHERE status = 'IN_PROGRESS' AND priority = 0;
