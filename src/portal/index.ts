@@ -204,18 +204,22 @@ export const portalPlugin = fp<
       );
     });
 
-    await portal.register(signInRoutes, deps);
-    await portal.register(checkRoutes, deps);
-    await portal.register(newCheckRoutes, deps);
-    await portal.register(payerSearchRoutes, deps);
-    await portal.register(resubmitCheckRoutes, deps);
-    await portal.register(batchRoutes, deps);
-    await portal.register(monitorRoutes, deps);
-    await portal.register(apiKeyRoutes, deps);
-    await portal.register(webhookRoutes, deps);
-    await portal.register(teamRoutes, deps);
-    await portal.register(organizationRoutes, deps);
-    await portal.register(operatorRoutes, deps);
+    for (const routes of [
+      signInRoutes,
+      checkRoutes,
+      newCheckRoutes,
+      payerSearchRoutes,
+      resubmitCheckRoutes,
+      batchRoutes,
+      monitorRoutes,
+      apiKeyRoutes,
+      webhookRoutes,
+      teamRoutes,
+      organizationRoutes,
+      operatorRoutes,
+    ]) {
+      await portal.register(routes, deps);
+    }
   },
   // Run-a-check and batch uploads wake the workers through the app's `checksNotifier` (from buildApp).
   { name: 'portal', decorators: { fastify: ['checksNotifier'] }, encapsulate: true },

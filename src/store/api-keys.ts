@@ -51,9 +51,9 @@ const LISTED = columns(apiKeys, [
   'lastUsedAt',
   'revokedAt',
 ]);
-export type ApiKeyListRow = RowOf<typeof LISTED>;
 const SELECT_KEYS = sqlOf`SELECT ${LISTED}
        FROM ${apiKeys} WHERE ${apiKeys.organizationId} = $1 ORDER BY ${apiKeys.createdAt} DESC`;
+export type ApiKeyListRow = RowOf<typeof LISTED>;
 
 /** An organization's keys (never their hashes), newest first. */
 export async function selectApiKeys(db: Queryable, organizationId: string): Promise<ApiKeyListRow[]> {

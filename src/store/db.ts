@@ -22,6 +22,11 @@ export async function firstRow<T>(db: Queryable, sql: string, params: unknown[])
   return (await db.query<T>(sql, params)).rows[0];
 }
 
+/** True when a statement changed exactly one row (an update by key that found its row). */
+export async function changedOne(db: Queryable, sql: string, params: unknown[]): Promise<boolean> {
+  return (await db.query(sql, params)).rowCount === 1;
+}
+
 /**
  * How one thing of an organization is looked up by id, from a row to what the API and the portal show:
  * another organization's thing reads as absent, so every caller answers it exactly like a missing one.

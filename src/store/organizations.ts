@@ -6,7 +6,7 @@
  * Statements are typed as described in typed.ts.
  */
 import type { Column } from 'drizzle-orm';
-import { firstRow, type Queryable } from './db.ts';
+import { changedOne, firstRow, type Queryable } from './db.ts';
 import { organizations } from './schema.ts';
 import { columns, type RowOf, sqlOf } from './typed.ts';
 
@@ -141,8 +141,7 @@ export async function rollWebhookSecretColumns(
   sealed: string,
   overlapMs: number,
 ): Promise<boolean> {
-  const { rowCount } = await db.query(ROLL_SECRET, [organizationId, sealed, overlapMs]);
-  return rowCount === 1;
+  return changedOne(db, ROLL_SECRET, [organizationId, sealed, overlapMs]);
 }
 
 /** The portal's time zone of the organization (null: the browser's); undefined when there is no such organization. */

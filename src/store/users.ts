@@ -2,7 +2,7 @@
  * The `users` table (portal users): every statement that reads or writes it. Normalising emails, roles
  * and hashing passwords stay in src/tenancy/users.ts. Statements are typed as described in typed.ts.
  */
-import { firstRow, ownedRowLookup, type Queryable } from './db.ts';
+import { changedOne, firstRow, ownedRowLookup, type Queryable } from './db.ts';
 import { users } from './schema.ts';
 import { columns, joinColumns, type RowOf, sqlOf } from './typed.ts';
 
@@ -75,14 +75,12 @@ export async function updateUserRole(
   userId: string,
   role: string,
 ): Promise<boolean> {
-  const { rowCount } = await db.query(SET_ROLE, [userId, organizationId, role]);
-  return rowCount === 1;
+  return changedOne(db, SET_ROLE, [userId, organizationId, role]);
 }
 
 const DELETE = sqlOf`DELETE FROM ${users} WHERE ${users.id} = $1 AND ${users.organizationId} = $2`;
 
 /** Deletes a user; the caller deletes their sessions and sign-in links first (foreign keys). */
 export async function deleteUser(db: Queryable, organizationId: string, userId: string): Promise<boolean> {
-  const { rowCount } = await db.query(DELETE, [userId, organizationId]);
-  return rowCount === 1;
+  return changedOne(db, DELETE, [userId, organizationId]);
 }

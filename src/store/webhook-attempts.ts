@@ -9,6 +9,8 @@ import { columns, type RowOf, sqlOf } from './typed.ts';
 
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
 
+/** One line of an event's delivery log (the portal's and the API's view of attempts). */
+export type AttemptLogRow = RowOf<typeof LOG_LINE>;
 const LOG_LINE = columns(webhookAttempts, [
   'attemptNumber',
   'startedAt',
@@ -19,7 +21,6 @@ const LOG_LINE = columns(webhookAttempts, [
   'responseSnippet',
   'nextAttemptAt',
 ]);
-export type AttemptLogRow = RowOf<typeof LOG_LINE>;
 const SELECT_ATTEMPTS = sqlOf`SELECT ${LOG_LINE}
        FROM ${webhookAttempts} WHERE ${webhookAttempts.eventId} = $1 ORDER BY ${webhookAttempts.attemptNumber}`;
 
