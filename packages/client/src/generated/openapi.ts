@@ -1041,7 +1041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the key exceeded; wait `Retry-After` seconds (ThrottlingException). */
+            /** @description Rate limit of the key (RATE_LIMIT_SUBMIT) or of its organization across all its keys (RATE_LIMIT_SUBMIT_PER_ORGANIZATION) exceeded; wait `Retry-After` seconds. A retry with the same Idempotency-Key finds the token kept for it and is not refused again (ThrottlingException). */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again. */
@@ -1258,7 +1258,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the key exceeded, or too many batch checks of the organization in progress (BATCH_MAX_PENDING_CHECKS); wait `Retry-After` seconds (ThrottlingException). */
+            /** @description Rate limit of the key (RATE_LIMIT_SUBMIT) or of its organization across all its keys (RATE_LIMIT_SUBMIT_PER_ORGANIZATION) exceeded; wait `Retry-After` seconds. A retry with the same Idempotency-Key finds the token kept for it and is not refused again; or too many batch checks of the organization in progress (BATCH_MAX_PENDING_CHECKS) (ThrottlingException). */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again. */
@@ -1566,7 +1566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the key exceeded, or the organization has MONITOR_MAX_PER_ORGANIZATION monitors; wait `Retry-After` seconds or delete some (ThrottlingException). */
+            /** @description Rate limit of the key (RATE_LIMIT_SUBMIT) or of its organization across all its keys (RATE_LIMIT_SUBMIT_PER_ORGANIZATION) exceeded; wait `Retry-After` seconds. A retry with the same Idempotency-Key finds the token kept for it and is not refused again; or the organization has MONITOR_MAX_PER_ORGANIZATION monitors: delete some (ThrottlingException). */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again. */
@@ -1732,7 +1732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the key exceeded; wait `Retry-After` seconds (ThrottlingException). */
+            /** @description Rate limit of the key (RATE_LIMIT_SUBMIT) or of its organization across all its keys (RATE_LIMIT_SUBMIT_PER_ORGANIZATION) exceeded; wait `Retry-After` seconds. A retry with the same Idempotency-Key finds the token kept for it and is not refused again (ThrottlingException). */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again. */
@@ -1840,7 +1840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit of the key exceeded; wait `Retry-After` seconds (ThrottlingException). */
+            /** @description Rate limit of the key (RATE_LIMIT_SUBMIT) or of its organization across all its keys (RATE_LIMIT_SUBMIT_PER_ORGANIZATION) exceeded; wait `Retry-After` seconds. A retry with the same Idempotency-Key finds the token kept for it and is not refused again (ThrottlingException). */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again. */
