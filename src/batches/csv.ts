@@ -217,10 +217,14 @@ export function resultsCsvLines(rows: ResultRow[]): string {
   return out;
 }
 
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
 function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = String(value);
-  // A leading = + - @ would make a spreadsheet run the cell as a formula.
-  const safe = /^[=+\-@]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
+  // A leading = + - @ TAB or CR would make a spreadsheet run the cell as a formula; only a whole plain
+  // number is exempt (`-1+cmd|...` starts like a number and is a formula).
+  const safe = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
