@@ -17,6 +17,7 @@ const ALL = [
   'clearinghouse',
   'payer-search',
   'scorecard',
+  'batch-upload',
 ];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 for (const name of wanted) {

@@ -10,10 +10,11 @@ const COMMA = 0x2c;
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** `start` and `end` delimit the record's text, its line break excluded. */
 export type CsvRecord =
-  | { line: number; fields: string[]; tooLong?: undefined }
+  | { line: number; start: number; end: number; fields: string[]; tooLong?: undefined }
   /** A record longer than the reader's limit: its fields were not kept. */
-  | { line: number; tooLong: true; fields?: undefined };
+  | { line: number; start: number; end: number; tooLong: true; fields?: undefined };
 
 export class CsvRecordReader {
   private pos: number;
@@ -49,7 +50,7 @@ export class CsvRecordReader {
     let fieldStart = start;
     let seg = start;
     for (let i = start; i < n; i++) {
-      if (i >= limit) return this.skip(i, quoted, fieldStart === i, line);
+      if (i >= limit) return this.skip(start, i, quoted, fieldStart === i, line);
       const c = src.charCodeAt(i);
       if (quoted) {
         if (c === QUOTE) {
@@ -74,21 +75,28 @@ export class CsvRecordReader {
         fields.push(field + src.slice(seg, i));
         this.pos = c === CR && src.charCodeAt(i + 1) === LF ? i + 2 : i + 1;
         this.line++;
-        return { line, fields };
+        return { line, start, end: i, fields };
       }
     }
     fields.push(field + src.slice(seg, n));
     this.pos = n;
-    return { line, fields };
+    return { line, start, end: n, fields };
   }
 
   /** Past the end of an over-long record, keeping nothing. */
-  private skip(from: number, quotedAtStart: boolean, atFieldStart: boolean, line: number): CsvRecord {
+  private skip(
+    start: number,
+    from: number,
+    quotedAtStart: boolean,
+    atFieldStart: boolean,
+    line: number,
+  ): CsvRecord {
     const src = this.src;
     const n = src.length;
     let quoted = quotedAtStart;
     let fieldStart = atFieldStart;
     let i = from;
+    let end = n;
     for (; i < n; i++) {
       const c = src.charCodeAt(i);
       if (quoted) {
@@ -97,6 +105,7 @@ export class CsvRecordReader {
           else quoted = false;
         } else if (c === LF) this.line++;
       } else if (c === LF || c === CR) {
+        end = i;
         i = c === CR && src.charCodeAt(i + 1) === LF ? i + 2 : i + 1;
         this.line++;
         break;
@@ -106,7 +115,7 @@ export class CsvRecordReader {
       }
     }
     this.pos = Math.min(i, n);
-    return { line, tooLong: true };
+    return { line, start, end, tooLong: true };
   }
 }
 

@@ -44,6 +44,8 @@ export interface ParsedSchedule {
   checks: unknown[];
   /** The file line of each body in `checks` (1 is the header). */
   lines: number[];
+  /** Where the header's and each body's row lie in the text (for `scheduleRows`). */
+  spans: { header?: Span; rows: Span[] };
   /** Rows that could not become a body, by file line: the first MAX_SCHEDULE_PROBLEMS. */
   problems: { line: number; message: string }[];
   /** Every problem, including those not kept in `problems`. */
@@ -52,7 +54,21 @@ export interface ParsedSchedule {
   tooManyRows: boolean;
 }
 
+type Span = { start: number; end: number };
+
 export { parseCsvRows } from './csv-rows.ts';
+
+/**
+ * The header and the rows of `text` that became bodies, as a schedule again (each row's text as it was,
+ * one per line): what the portal's review sends back, without the rows it could not read.
+ */
+export function scheduleRows(text: string, parsed: ParsedSchedule): string {
+  const { header, rows } = parsed.spans;
+  if (!header) return '';
+  const lines = [text.slice(header.start, header.end)];
+  for (const span of rows) lines.push(text.slice(span.start, span.end));
+  return `${lines.join('\r\n')}\r\n`;
+}
 
 /** A schedule CSV as submit bodies, all at once (the CLI, with a file of its user's own machine). */
 export function parseScheduleCsv(text: string): ParsedSchedule {
@@ -74,6 +90,7 @@ export async function readScheduleCsv(text: string): Promise<ParsedSchedule> {
 const emptySchedule = (): ParsedSchedule => ({
   checks: [],
   lines: [],
+  spans: { rows: [] },
   problems: [],
   problemCount: 0,
   tooManyRows: false,
@@ -113,6 +130,7 @@ function* scheduleSteps(text: string, out: ParsedSchedule): Generator<void> {
         addProblem(out, record.line, problem);
         return;
       }
+      out.spans.header = { start: record.start, end: record.end };
       continue;
     }
     if (++rows > MAX_BATCH_CHECKS) {
@@ -120,7 +138,9 @@ function* scheduleSteps(text: string, out: ParsedSchedule): Generator<void> {
       return;
     }
     if (!record.fields) addProblem(out, record.line, tooLong(record.line));
-    else readRow(out, names, record.line, record.fields);
+    else if (readRow(out, names, record.line, record.fields)) {
+      out.spans.rows.push({ start: record.start, end: record.end });
+    }
   }
   if (!names) addProblem(out, 1, 'the file is empty: the first line must name the columns');
 }
@@ -143,17 +163,17 @@ function headerProblem(names: string[]): string | undefined {
   return `${why.join('; ')} (see examples/batch.example.csv)`;
 }
 
-/** One data row: a submit body, or a problem naming its line. */
-function readRow(out: ParsedSchedule, names: string[], line: number, fields: string[]): void {
+/** One data row: a submit body (true), or a problem naming its line. */
+function readRow(out: ParsedSchedule, names: string[], line: number, fields: string[]): boolean {
   if (fields.length !== names.length) {
     addProblem(out, line, `${fields.length} fields where the header names ${names.length}`);
-    return;
+    return false;
   }
   const v = Object.fromEntries(names.map((n, i) => [n, fields[i]!.trim()]));
   const empty = REQUIRED.filter((c) => !v[c]);
   if (empty.length) {
     addProblem(out, line, `empty ${empty.join(', ')}`);
-    return;
+    return false;
   }
   const stc = v.service_types ? v.service_types.split(/[;\s]+/).filter(Boolean) : [];
   out.checks.push({
@@ -175,6 +195,7 @@ function readRow(out: ParsedSchedule, names: string[], line: number, fields: str
       : {}),
   });
   out.lines.push(line);
+  return true;
 }
 
 /** Per service type, in this order: the result columns' suffixes. */

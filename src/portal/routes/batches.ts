@@ -21,6 +21,7 @@ import {
   readScheduleCsv,
   resultsCsvHeader,
   resultsCsvLines,
+  scheduleRows,
 } from '../../batches/csv.ts';
 import {
   BATCH_ITEM_STATUSES,
@@ -98,7 +99,16 @@ export const batchRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal,
     const problemCount = parsed.problemCount + itemProblems.length;
     const valid = parsed.checks.length - itemProblems.length;
     if (problemCount && (formValue(form, 'send') !== 'valid' || valid === 0)) {
-      const review = { fileName, name: name ?? '', csv, submission, valid, problems, problemCount };
+      // Sent back: the rows that became bodies, so a row that could not be read is never echoed.
+      const review = {
+        fileName,
+        name: name ?? '',
+        csv: scheduleRows(csv, parsed),
+        submission,
+        valid,
+        problems,
+        problemCount,
+      };
       return sendPage(reply, reviewPage(s, review), valid ? 200 : 400);
     }
     const result = await submitBatch(

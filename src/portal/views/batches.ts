@@ -93,7 +93,7 @@ ${batchRows(list.batches)}
 export interface Review {
   fileName: string;
   name: string;
-  /** The file as uploaded: sent again, unchanged, when the user chooses to send the valid rows. */
+  /** The header and the readable rows of the file, as uploaded: sent again when the user sends the valid ones. */
   csv: string;
   submission: string;
   valid: number;
@@ -126,7 +126,7 @@ export function reviewPage(s: PortalSession, r: Review): SafeHtml {
 ${r.problemCount > r.problems.length ? html`<p class="muted">And ${n(r.problemCount - r.problems.length)} more.</p>` : ''}
 ${
   r.valid
-    ? html`<form method="post" action="${BATCHES}" class="actions">
+    ? html`<form method="post" action="${BATCHES}" enctype="multipart/form-data" class="actions">
   ${csrfField(s.csrfToken)}
   <input type="hidden" name="submission" value="${r.submission}">
   <input type="hidden" name="name" value="${r.name}">
