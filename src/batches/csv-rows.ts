@@ -9,6 +9,9 @@ const QUOTE = 0x22;
 const COMMA = 0x2c;
 const LF = 0x0a;
 const CR = 0x0d;
+/** Empty lines passed over at once. */
+const BLANK_RUN = 64 * 1024;
+const BREAK_OR_QUOTE = /[\r\n"]/g;
 
 /** `start` and `end` delimit the record's text, its line break excluded. */
 export type CsvRecord =
@@ -37,10 +40,23 @@ export class CsvRecordReader {
     return this.pos;
   }
 
-  /** The next record (an empty line is one empty field); call only while not `done`. */
+  /**
+   * The next record (an empty line is one empty field); call only while not `done`. A run of empty lines
+   * is passed over as one empty record of at most BLANK_RUN characters, without a record per line.
+   */
   next(): CsvRecord {
     const src = this.src;
     const n = src.length;
+    const blankEnd = Math.min(n, this.pos + BLANK_RUN);
+    let b = this.pos;
+    for (let c = src.charCodeAt(b); b < blankEnd && (c === LF || c === CR); c = src.charCodeAt(++b)) {
+      if (c === LF || src.charCodeAt(b + 1) !== LF) this.line++;
+    }
+    if (b > this.pos) {
+      const blank = { line: this.line, start: this.pos, end: b, fields: [''] };
+      this.pos = b;
+      return blank;
+    }
     const start = this.pos;
     const line = this.line;
     const limit = start + this.maxRecordChars;
@@ -83,7 +99,7 @@ export class CsvRecordReader {
     return { line, start, end: n, fields };
   }
 
-  /** Past the end of an over-long record, keeping nothing. */
+  /** Past the end of an over-long record, keeping nothing: native searches, not a loop per character. */
   private skip(
     start: number,
     from: number,
@@ -94,24 +110,33 @@ export class CsvRecordReader {
     const src = this.src;
     const n = src.length;
     let quoted = quotedAtStart;
-    let fieldStart = atFieldStart;
     let i = from;
     let end = n;
-    for (; i < n; i++) {
-      const c = src.charCodeAt(i);
+    while (i < n) {
       if (quoted) {
-        if (c === QUOTE) {
-          if (src.charCodeAt(i + 1) === QUOTE) i++;
-          else quoted = false;
-        } else if (c === LF) this.line++;
-      } else if (c === LF || c === CR) {
-        end = i;
-        i = c === CR && src.charCodeAt(i + 1) === LF ? i + 2 : i + 1;
+        const q = src.indexOf('"', i);
+        const stop = q < 0 ? n : q;
+        for (let l = src.indexOf('\n', i); l >= 0 && l < stop; l = src.indexOf('\n', l + 1)) this.line++;
+        if (q < 0) i = n;
+        else if (src.charCodeAt(q + 1) === QUOTE) i = q + 2;
+        else {
+          quoted = false;
+          i = q + 1;
+        }
+        continue;
+      }
+      BREAK_OR_QUOTE.lastIndex = i;
+      const k = BREAK_OR_QUOTE.exec(src)?.index ?? n;
+      if (k === n) i = n;
+      else if (src.charCodeAt(k) === QUOTE) {
+        // A quote opens a quoted field only at the field's start.
+        quoted = k === from ? atFieldStart : src.charCodeAt(k - 1) === COMMA;
+        i = k + 1;
+      } else {
+        end = k;
+        i = src.charCodeAt(k) === CR && src.charCodeAt(k + 1) === LF ? k + 2 : k + 1;
         this.line++;
         break;
-      } else {
-        quoted = c === QUOTE && fieldStart;
-        fieldStart = c === COMMA;
       }
     }
     this.pos = Math.min(i, n);

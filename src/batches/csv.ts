@@ -33,7 +33,7 @@ export const MAX_SCHEDULE_ROW_CHARS = 1_000;
 /** Problems kept with their line and reason; beyond, only counted ("and N more"). */
 export const MAX_SCHEDULE_PROBLEMS = 500;
 /** Rows (or, for empty lines, characters) read between two yields to the event loop. */
-const ROWS_PER_STEP = 1_000;
+const ROWS_PER_STEP = 250;
 const CHARS_PER_STEP = 256 * 1024;
 /** Unknown header names quoted in the header's problem, each cut to this length. */
 const NAMES_SHOWN = 5;
