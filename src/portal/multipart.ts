@@ -19,7 +19,7 @@ export async function parseMultipartForm(
   let data: FormData;
   try {
     // A view of the same bytes: Uint8Array.from would copy them one by one.
-    data = await new Response(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), {
+    data = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), {
       headers: { 'content-type': contentType },
     }).formData();
   } catch {
