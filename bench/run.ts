@@ -19,6 +19,7 @@ const ALL = [
   'payer-search',
   'scorecard',
   'fairness',
+  'batch-upload',
 ];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 for (const name of wanted) {

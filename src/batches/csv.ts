@@ -5,11 +5,14 @@
  * visits remaining and whether authorization is required). Pure: text in, data out. docs/batches.md
  * documents the columns.
  */
+import { setImmediate } from 'node:timers/promises';
+import { MAX_BATCH_CHECKS } from '../contract/batch.ts';
 import {
   type BenefitEntry,
   type EligibilityCheckResponse,
   PRODUCT_SERVICE_TYPES,
 } from '../contract/check-response.ts';
+import { CsvRecordReader, isBlankRecord } from './csv-rows.ts';
 
 /** The schedule's columns, in order (the header row must name them). */
 export const SCHEDULE_COLUMNS = [
@@ -25,112 +28,174 @@ export const SCHEDULE_COLUMNS = [
 ] as const;
 const REQUIRED = ['payer', 'member_id', 'first_name', 'last_name', 'date_of_birth', 'provider_npi'] as const;
 
+/** A schedule row longer than this is refused by line, unread: a real row is a few hundred characters. */
+export const MAX_SCHEDULE_ROW_CHARS = 1_000;
+/** Problems kept with their line and reason; beyond, only counted ("and N more"). */
+export const MAX_SCHEDULE_PROBLEMS = 500;
+/** Rows (or, for empty lines, characters) read between two yields to the event loop. */
+const ROWS_PER_STEP = 250;
+const CHARS_PER_STEP = 256 * 1024;
+/** Unknown header names quoted in the header's problem, each cut to this length. */
+const NAMES_SHOWN = 5;
+const NAME_SHOWN_CHARS = 40;
+
 export interface ParsedSchedule {
   /** Submit bodies, one per well-formed row. */
   checks: unknown[];
   /** The file line of each body in `checks` (1 is the header). */
   lines: number[];
-  /** Rows that could not become a body, by file line. */
+  /** Where the header's and each body's row lie in the text (for `scheduleRows`). */
+  spans: { header?: Span; rows: Span[] };
+  /** Rows that could not become a body, by file line: the first MAX_SCHEDULE_PROBLEMS. */
   problems: { line: number; message: string }[];
+  /** Every problem, including those not kept in `problems`. */
+  problemCount: number;
+  /** The file has more than MAX_BATCH_CHECKS rows after the header: reading stopped there. */
+  tooManyRows: boolean;
 }
 
-/** RFC 4180 fields: commas, double quotes around fields, `""` inside them; CRLF or LF line ends. */
-export function parseCsvRows(text: string): { line: number; fields: string[] }[] {
-  const rows: { line: number; fields: string[] }[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let rowLine = 1;
-  const endRow = () => {
-    fields.push(field);
-    if (fields.length > 1 || fields[0] !== '') rows.push({ line: rowLine, fields });
-    fields = [];
-    field = '';
-  };
-  const src = text.replace(/^\uFEFF/, '');
-  for (let i = 0; i < src.length; i++) {
-    const ch = src[i]!;
-    if (quoted) {
-      if (ch === '"' && src[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else {
-        if (ch === '\n') line++;
-        field += ch;
-      }
-    } else if (ch === '"' && field === '') quoted = true;
-    else if (ch === ',') {
-      fields.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && src[i + 1] === '\n') i++;
-      endRow();
-      line++;
-      rowLine = line;
-    } else field += ch;
-  }
-  if (field !== '' || fields.length) endRow();
-  return rows;
+type Span = { start: number; end: number };
+
+export { parseCsvRows } from './csv-rows.ts';
+
+/**
+ * The header and the rows of `text` that became bodies, as a schedule again (each row's text as it was,
+ * one per line): what the portal's review sends back, without the rows it could not read.
+ */
+export function scheduleRows(text: string, parsed: ParsedSchedule): string {
+  const { header, rows } = parsed.spans;
+  if (!header) return '';
+  const lines = [text.slice(header.start, header.end)];
+  for (const span of rows) lines.push(text.slice(span.start, span.end));
+  return `${lines.join('\r\n')}\r\n`;
 }
 
-/** A schedule CSV as submit bodies; a row that cannot become one is reported with its line and reason. */
+/** A schedule CSV as submit bodies, all at once (the CLI, with a file of its user's own machine). */
 export function parseScheduleCsv(text: string): ParsedSchedule {
-  const rows = parseCsvRows(text);
-  const header = rows.shift();
-  const out: ParsedSchedule = { checks: [], lines: [], problems: [] };
-  if (!header) {
-    out.problems.push({ line: 1, message: 'the file is empty: the first line must name the columns' });
-    return out;
-  }
-  const names = header.fields.map((f) => f.trim().toLowerCase());
-  const missing = REQUIRED.filter((c) => !names.includes(c));
-  const unknown = names.filter((n) => !(SCHEDULE_COLUMNS as readonly string[]).includes(n));
-  if (missing.length || unknown.length) {
-    const why = [
-      missing.length ? `missing column ${missing.join(', ')}` : '',
-      unknown.length ? `unknown column ${unknown.join(', ')}` : '',
-    ].filter(Boolean);
-    out.problems.push({ line: header.line, message: `${why.join('; ')} (see examples/batch.example.csv)` });
-    return out;
-  }
-  for (const row of rows) {
-    if (row.fields.length !== names.length) {
-      out.problems.push({
-        line: row.line,
-        message: `${row.fields.length} fields where the header names ${names.length}`,
-      });
-      continue;
-    }
-    const v = Object.fromEntries(names.map((n, i) => [n, row.fields[i]!.trim()]));
-    const empty = REQUIRED.filter((c) => !v[c]);
-    if (empty.length) {
-      out.problems.push({ line: row.line, message: `empty ${empty.join(', ')}` });
-      continue;
-    }
-    const stc = v.service_types ? v.service_types.split(/[;\s]+/).filter(Boolean) : [];
-    out.checks.push({
-      tradingPartnerServiceId: v.payer,
-      provider: { organizationName: v.provider_name || 'Clinic', npi: v.provider_npi },
-      subscriber: {
-        memberId: v.member_id,
-        firstName: v.first_name,
-        lastName: v.last_name,
-        dateOfBirth: v.date_of_birth,
-      },
-      ...(stc.length || v.date_of_service
-        ? {
-            encounter: {
-              ...(stc.length ? { serviceTypeCodes: stc } : {}),
-              ...(v.date_of_service ? { dateOfService: v.date_of_service } : {}),
-            },
-          }
-        : {}),
-    });
-    out.lines.push(row.line);
-  }
+  const out = emptySchedule();
+  for (const _ of scheduleSteps(text, out));
   return out;
+}
+
+/**
+ * The same, for a server: the event loop gets a turn every ROWS_PER_STEP rows (or CHARS_PER_STEP
+ * characters of empty lines), and reading stops at the row limit.
+ */
+export async function readScheduleCsv(text: string): Promise<ParsedSchedule> {
+  const out = emptySchedule();
+  for (const _ of scheduleSteps(text, out)) await setImmediate();
+  return out;
+}
+
+const emptySchedule = (): ParsedSchedule => ({
+  checks: [],
+  lines: [],
+  spans: { rows: [] },
+  problems: [],
+  problemCount: 0,
+  tooManyRows: false,
+});
+
+function addProblem(out: ParsedSchedule, line: number, message: string): void {
+  out.problemCount++;
+  if (out.problems.length < MAX_SCHEDULE_PROBLEMS) out.problems.push({ line, message });
+}
+
+const tooLong = (line: number) =>
+  `line ${line} is longer than ${MAX_SCHEDULE_ROW_CHARS.toLocaleString('en-US')} characters and was not read`;
+
+/** Reads `text` into `out`, yielding (nothing) between steps; a row that cannot become a body is a problem. */
+function* scheduleSteps(text: string, out: ParsedSchedule): Generator<void> {
+  const reader = new CsvRecordReader(text, MAX_SCHEDULE_ROW_CHARS);
+  let names: string[] | undefined;
+  let rows = 0;
+  let sinceStep = 0;
+  let stepEnd = CHARS_PER_STEP;
+  while (!reader.done) {
+    const record = reader.next();
+    if (++sinceStep >= ROWS_PER_STEP || reader.position >= stepEnd) {
+      sinceStep = 0;
+      stepEnd = reader.position + CHARS_PER_STEP;
+      yield;
+    }
+    if (isBlankRecord(record)) continue;
+    if (!names) {
+      if (!record.fields) {
+        addProblem(out, record.line, `${tooLong(record.line)}: the first line must name the columns`);
+        return;
+      }
+      names = record.fields.map((f) => f.trim().toLowerCase());
+      const problem = headerProblem(names);
+      if (problem) {
+        addProblem(out, record.line, problem);
+        return;
+      }
+      out.spans.header = { start: record.start, end: record.end };
+      continue;
+    }
+    if (++rows > MAX_BATCH_CHECKS) {
+      out.tooManyRows = true;
+      return;
+    }
+    if (!record.fields) addProblem(out, record.line, tooLong(record.line));
+    else if (readRow(out, names, record.line, record.fields)) {
+      out.spans.rows.push({ start: record.start, end: record.end });
+    }
+  }
+  if (!names) addProblem(out, 1, 'the file is empty: the first line must name the columns');
+}
+
+/** What is wrong with the header's column names, briefly; undefined when they are the schedule's. */
+function headerProblem(names: string[]): string | undefined {
+  const missing = REQUIRED.filter((c) => !names.includes(c));
+  const unknown = [...new Set(names.filter((n) => !(SCHEDULE_COLUMNS as readonly string[]).includes(n)))];
+  if (!missing.length && !unknown.length) return undefined;
+  const shown = unknown
+    .slice(0, NAMES_SHOWN)
+    .map((n) =>
+      n === '' ? '(empty)' : n.length > NAME_SHOWN_CHARS ? `${n.slice(0, NAME_SHOWN_CHARS)}…` : n,
+    );
+  const more = unknown.length > NAMES_SHOWN ? ` and ${unknown.length - NAMES_SHOWN} more` : '';
+  const why = [
+    missing.length ? `missing column ${missing.join(', ')}` : '',
+    unknown.length ? `unknown column ${shown.join(', ')}${more}` : '',
+  ].filter(Boolean);
+  return `${why.join('; ')} (see examples/batch.example.csv)`;
+}
+
+/** One data row: a submit body (true), or a problem naming its line. */
+function readRow(out: ParsedSchedule, names: string[], line: number, fields: string[]): boolean {
+  if (fields.length !== names.length) {
+    addProblem(out, line, `${fields.length} fields where the header names ${names.length}`);
+    return false;
+  }
+  const v = Object.fromEntries(names.map((n, i) => [n, fields[i]!.trim()]));
+  const empty = REQUIRED.filter((c) => !v[c]);
+  if (empty.length) {
+    addProblem(out, line, `empty ${empty.join(', ')}`);
+    return false;
+  }
+  const stc = v.service_types ? v.service_types.split(/[;\s]+/).filter(Boolean) : [];
+  out.checks.push({
+    tradingPartnerServiceId: v.payer,
+    provider: { organizationName: v.provider_name || 'Clinic', npi: v.provider_npi },
+    subscriber: {
+      memberId: v.member_id,
+      firstName: v.first_name,
+      lastName: v.last_name,
+      dateOfBirth: v.date_of_birth,
+    },
+    ...(stc.length || v.date_of_service
+      ? {
+          encounter: {
+            ...(stc.length ? { serviceTypeCodes: stc } : {}),
+            ...(v.date_of_service ? { dateOfService: v.date_of_service } : {}),
+          },
+        }
+      : {}),
+  });
+  out.lines.push(line);
+  return true;
 }
 
 /** Per service type, in this order: the result columns' suffixes. */
@@ -217,10 +282,14 @@ export function resultsCsvLines(rows: ResultRow[]): string {
   return out;
 }
 
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
 function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = String(value);
-  // A leading = + - @ would make a spreadsheet run the cell as a formula.
-  const safe = /^[=+\-@]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
+  // A leading = + - @ TAB or CR would make a spreadsheet run the cell as a formula; only a whole plain
+  // number is exempt (`-1+cmd|...` starts like a number and is a formula).
+  const safe = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }

@@ -12,6 +12,7 @@
  * take an organization past BATCH_MAX_PENDING_CHECKS is refused (429) until earlier ones progress. The
  * count is read before the insert, so two batches racing may together pass it by one batch: a soft limit.
  */
+import { setImmediate } from 'node:timers/promises';
 import { IDEMPOTENCY_CONFLICT, IDEMPOTENCY_WINDOW_MS, requestHash } from '../checks/idempotency.ts';
 import { type Intake, type PayerLookup, takeIn } from '../checks/intake.ts';
 import { formatProblems } from '../checks/request.ts';
@@ -70,13 +71,22 @@ function readEnvelope(body: unknown): Envelope | string {
   return { checks, name: (name as string | undefined) ?? null, atomic: atomic === true };
 }
 
+/** Items taken in between two turns of the event loop: a whole batch at once would hold it for seconds. */
+const ITEMS_PER_STEP = 200;
+
 /** Each item taken in as a single submit would be, with its problem worded as a single submit answers it. */
-function takeInItems(checks: unknown[], payers: PayerLookup | undefined): (Intake & { problem?: string })[] {
+async function takeInItems(
+  checks: unknown[],
+  payers: PayerLookup | undefined,
+): Promise<(Intake & { problem?: string })[]> {
   const now = new Date();
-  return checks.map((item) => {
-    const taken = takeIn(item, { payers, now });
-    return taken.ok ? taken : { ...taken, problem: formatProblems(taken.problems) };
-  });
+  const out: (Intake & { problem?: string })[] = [];
+  for (let i = 0; i < checks.length; i++) {
+    if (i > 0 && i % ITEMS_PER_STEP === 0) await setImmediate();
+    const taken = takeIn(checks[i], { payers, now });
+    out.push(taken.ok ? taken : { ...taken, problem: formatProblems(taken.problems) });
+  }
+  return out;
 }
 
 /**
@@ -84,8 +94,11 @@ function takeInItems(checks: unknown[], payers: PayerLookup | undefined): (Intak
  * item (the message a single submit answers), undefined for a valid one. The portal shows these, by file
  * line, before the user decides to send the valid rows.
  */
-export function batchItemProblems(checks: unknown[], payers?: PayerLookup): (string | undefined)[] {
-  return takeInItems(checks, payers).map((v) => v.problem);
+export async function batchItemProblems(
+  checks: unknown[],
+  payers?: PayerLookup,
+): Promise<(string | undefined)[]> {
+  return (await takeInItems(checks, payers)).map((v) => v.problem);
 }
 
 export async function submitBatch(
@@ -96,7 +109,7 @@ export async function submitBatch(
 ): Promise<BatchSubmitResult> {
   const envelope = readEnvelope(body);
   if (typeof envelope === 'string') return { ok: false, invalid: envelope };
-  const validated = takeInItems(envelope.checks, options.payers);
+  const validated = await takeInItems(envelope.checks, options.payers);
   const problems = validated.map((v) => v.problem);
   const bad = problems.filter((p) => p !== undefined).length;
   if (envelope.atomic && bad) {

@@ -18,7 +18,8 @@ export async function parseMultipartForm(
 ): Promise<Record<string, string | string[]>> {
   let data: FormData;
   try {
-    data = await new Response(Uint8Array.from(body), {
+    // A view of the same bytes: Uint8Array.from would copy them one by one.
+    data = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), {
       headers: { 'content-type': contentType },
     }).formData();
   } catch {

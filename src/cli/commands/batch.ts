@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parseScheduleCsv, type ResultRow, resultsCsv } from '../../batches/csv.ts';
 import type { Config } from '../../config.ts';
-import type { BatchAccepted, BatchSummary } from '../../contract/batch.ts';
+import { type BatchAccepted, type BatchSummary, MAX_BATCH_CHECKS } from '../../contract/batch.ts';
 import type { EligibilityCheckResponse } from '../../contract/check-response.ts';
 import { API_OPTIONS, type ApiArgs, apiCaller, sleep } from '../api-target.ts';
 import { CliError, type CommandSpec, type Io } from '../args.ts';
@@ -54,7 +54,12 @@ interface SubmitArgs {
 }
 
 /** The file's checks, and for a CSV the file line of each (to report problems by line). */
-function readChecks(file: string): { checks: unknown[]; lines?: number[]; problems: string[] } {
+function readChecks(file: string): {
+  checks: unknown[];
+  lines?: number[];
+  problems: string[];
+  problemCount: number;
+} {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -73,13 +78,21 @@ function readChecks(file: string): { checks: unknown[]; lines?: number[]; proble
     const checks = Array.isArray(parsed) ? parsed : (parsed as { checks?: unknown })?.checks;
     if (!Array.isArray(checks))
       throw new CliError(`${file} must hold a list of checks, or {"checks": [...]}.`);
-    return { checks, problems: [] };
+    return { checks, problems: [], problemCount: 0 };
   }
   const schedule = parseScheduleCsv(text);
+  if (schedule.tooManyRows) {
+    throw new CliError(`${file} has more than ${MAX_BATCH_CHECKS} rows, the most a batch takes: split it.`);
+  }
+  const more = schedule.problemCount - schedule.problems.length;
   return {
     checks: schedule.checks,
     lines: schedule.lines,
-    problems: schedule.problems.map((p) => `line ${p.line}: ${p.message}`),
+    problems: [
+      ...schedule.problems.map((p) => `line ${p.line}: ${p.message}`),
+      ...(more ? [`and ${more} more malformed rows`] : []),
+    ],
+    problemCount: schedule.problemCount,
   };
 }
 
@@ -90,11 +103,11 @@ async function submitCommand(
   io: Io,
 ): Promise<number> {
   const call = apiCaller(config, args);
-  const { checks, lines, problems } = readChecks(file);
+  const { checks, lines, problems, problemCount } = readChecks(file);
   for (const p of problems) io.stderr.write(`${file} ${p}\n`);
   if (checks.length === 0) throw new CliError(`${file} has no check to submit.`);
-  if (problems.length && args.atomic)
-    throw new CliError(`${problems.length} malformed rows; nothing was submitted (--atomic).`);
+  if (problemCount && args.atomic)
+    throw new CliError(`${problemCount} malformed rows; nothing was submitted (--atomic).`);
   const accepted = (await call('/api/eligibility/batch', {
     method: 'POST',
     body: JSON.stringify({
@@ -108,7 +121,7 @@ async function submitCommand(
     io.stderr.write(`${file} ${where}: ${p.message}\n`);
   }
   io.stderr.write(
-    `Batch ${accepted.id}: ${accepted.counts.total} checks accepted, ${accepted.counts.rejected + problems.length} refused\n`,
+    `Batch ${accepted.id}: ${accepted.counts.total} checks accepted, ${accepted.counts.rejected + problemCount} refused\n`,
   );
   if (!args.wait) {
     io.stdout.write(

@@ -16,7 +16,13 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { parseScheduleCsv, resultsCsvHeader, resultsCsvLines } from '../../batches/csv.ts';
+import {
+  MAX_SCHEDULE_PROBLEMS,
+  readScheduleCsv,
+  resultsCsvHeader,
+  resultsCsvLines,
+  scheduleRows,
+} from '../../batches/csv.ts';
 import {
   BATCH_ITEM_STATUSES,
   batchResultPages,
@@ -72,23 +78,37 @@ export const batchRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal,
     if (!csv.trim()) {
       return problemPage(request, reply, 'No file', 'Choose a CSV file to upload.', 400);
     }
-    const parsed = parseScheduleCsv(csv);
-    if (parsed.checks.length > MAX_BATCH_CHECKS) {
+    const parsed = await readScheduleCsv(csv);
+    if (parsed.tooManyRows) {
       return problemPage(
         request,
         reply,
         'Too many rows',
-        `The file has ${parsed.checks.length.toLocaleString('en-US')} rows; a batch takes at most ${MAX_BATCH_CHECKS.toLocaleString('en-US')}. Split it into several files.`,
+        `The file has more than ${MAX_BATCH_CHECKS.toLocaleString('en-US')} rows, the most a batch takes. Split it into several files.`,
         400,
       );
     }
-    const itemProblems = batchItemProblems(parsed.checks, deps.payers).flatMap((message, i) =>
+    const itemMessages = await batchItemProblems(parsed.checks, deps.payers);
+    const itemProblems = itemMessages.flatMap((message, i) =>
       message === undefined ? [] : [{ line: parsed.lines[i]!, message }],
     );
-    const problems = [...parsed.problems, ...itemProblems].sort((a, b) => a.line - b.line);
+    // Both lists are in line order, so the first problems of their merge are among the first of each.
+    const problems = [...parsed.problems, ...itemProblems.slice(0, MAX_SCHEDULE_PROBLEMS)]
+      .sort((a, b) => a.line - b.line)
+      .slice(0, MAX_SCHEDULE_PROBLEMS);
+    const problemCount = parsed.problemCount + itemProblems.length;
     const valid = parsed.checks.length - itemProblems.length;
-    if (problems.length && (formValue(form, 'send') !== 'valid' || valid === 0)) {
-      const review = { fileName, name: name ?? '', csv, submission, valid, problems };
+    if (problemCount && (formValue(form, 'send') !== 'valid' || valid === 0)) {
+      // Sent back: the rows that became bodies, so a row that could not be read is never echoed.
+      const review = {
+        fileName,
+        name: name ?? '',
+        csv: scheduleRows(csv, parsed),
+        submission,
+        valid,
+        problems,
+        problemCount,
+      };
       return sendPage(reply, reviewPage(s, review), valid ? 200 : 400);
     }
     const result = await submitBatch(

@@ -12,8 +12,6 @@ import { csrfField, messagePage, page } from '../layout.ts';
 export const BATCHES = '/portal/batches';
 /** How often a batch in progress reloads its page (a meta refresh: no script needed). */
 export const BATCH_REFRESH_SECONDS = 2;
-/** Problems listed on the review page; a file with more says how many more. */
-const PROBLEMS_SHOWN = 500;
 
 const VERDICT_LABELS = {
   ACTIVE: 'Active',
@@ -95,16 +93,18 @@ ${batchRows(list.batches)}
 export interface Review {
   fileName: string;
   name: string;
-  /** The file as uploaded: sent again, unchanged, when the user chooses to send the valid rows. */
+  /** The header and the readable rows of the file, as uploaded: sent again when the user sends the valid ones. */
   csv: string;
   submission: string;
   valid: number;
+  /** The first problems by line (at most MAX_SCHEDULE_PROBLEMS of src/batches/csv.ts). */
   problems: { line: number; message: string }[];
+  /** Every problem of the file, shown or not. */
+  problemCount: number;
 }
 
 /** A file with malformed rows: each by line and reason, and (when any row is valid) a button to send the rest. */
 export function reviewPage(s: PortalSession, r: Review): SafeHtml {
-  const shown = r.problems.slice(0, PROBLEMS_SHOWN);
   return page({
     title: 'Review the schedule',
     session: s,
@@ -112,7 +112,7 @@ export function reviewPage(s: PortalSession, r: Review): SafeHtml {
     body: html`<p><a href="${BATCHES}">← Batches</a></p>
 <h1>Review the schedule</h1>
 <div class="error-summary" role="alert" tabindex="-1">
-  <h2>${n(r.problems.length)} ${r.problems.length === 1 ? 'row has a problem' : 'rows have problems'}${r.fileName ? html` in <span class="mono">${r.fileName}</span>` : ''}</h2>
+  <h2>${n(r.problemCount)} ${r.problemCount === 1 ? 'row has a problem' : 'rows have problems'}${r.fileName ? html` in <span class="mono">${r.fileName}</span>` : ''}</h2>
   <p>Nothing has been sent yet. ${
     r.valid
       ? `${n(r.valid)} ${r.valid === 1 ? 'row is' : 'rows are'} ready to check.`
@@ -121,12 +121,12 @@ export function reviewPage(s: PortalSession, r: Review): SafeHtml {
 </div>
 <div class="table-wrap" role="region" aria-label="Rows with problems" tabindex="0"><table class="problems">
 <thead><tr><th scope="col">Line</th><th scope="col">Problem</th></tr></thead>
-<tbody>${shown.map((p) => html`<tr><th scope="row">${p.line}</th><td>${p.message}</td></tr>`)}</tbody>
+<tbody>${r.problems.map((p) => html`<tr><th scope="row">${p.line}</th><td>${p.message}</td></tr>`)}</tbody>
 </table></div>
-${r.problems.length > shown.length ? html`<p class="muted">And ${n(r.problems.length - shown.length)} more.</p>` : ''}
+${r.problemCount > r.problems.length ? html`<p class="muted">And ${n(r.problemCount - r.problems.length)} more.</p>` : ''}
 ${
   r.valid
-    ? html`<form method="post" action="${BATCHES}" class="actions">
+    ? html`<form method="post" action="${BATCHES}" enctype="multipart/form-data" class="actions">
   ${csrfField(s.csrfToken)}
   <input type="hidden" name="submission" value="${r.submission}">
   <input type="hidden" name="name" value="${r.name}">
