@@ -48,7 +48,7 @@ test('the reusable check is the newest answered one within the window, of the or
   assert.equal(await findReusableCheck(db, org, 'r1', 24), undefined);
 });
 
-test("the previous completed check of the patient is the newest other one, read in the finisher's transaction", async () => {
+test("the previous completed check of the patient is the newest that finished before this one, read in the finisher's transaction", async () => {
   const { db } = store;
   const org = await newOrganization(db);
   const earlier = await answered(org, 48);
@@ -57,7 +57,8 @@ test("the previous completed check of the patient is the newest other one, read 
     (await db.transaction((tx) => findPreviousCompletedCheck(tx, org, 'p1', latest)))?.id,
     earlier,
   );
-  assert.equal((await findPreviousCompletedCheck(db, org, 'p1', earlier))?.id, latest);
+  // A check that finished later is never the previous one (the chain runs in completion order).
+  assert.equal(await findPreviousCompletedCheck(db, org, 'p1', earlier), undefined);
   assert.equal(await findPreviousCompletedCheck(db, org, 'p2', latest), undefined);
 });
 
