@@ -44,13 +44,23 @@ export async function newOrganization(db: Db, name = 'Store Test Clinic'): Promi
   return id;
 }
 
+let lastMs = 0;
+/**
+ * A UUIDv7 later than every one this helper made before: two ids of the same millisecond are ordered only
+ * by their random bits, so a test that lists "newest first" gives each row its own millisecond.
+ */
+export function orderedId(): string {
+  lastMs = Math.max(Date.now(), lastMs + 1);
+  return uuidv7(lastMs);
+}
+
 /** A new IN_PROGRESS check of Jane Doe, due now; returns its id. */
 export async function newCheck(
   db: Db,
   organizationId: string,
   request: EligibilityCheckRequest = JANE_REQUEST,
 ): Promise<string> {
-  const id = uuidv7();
+  const id = orderedId();
   await insertCheck(db, {
     id,
     organizationId,

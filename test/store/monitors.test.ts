@@ -14,7 +14,7 @@ import {
   updateMonitorStatus,
 } from '../../src/store/monitors.ts';
 import { insertMonitorRunCheck } from '../../src/store/queue/claim-monitors.ts';
-import { JANE_REQUEST, newOrganization, openTestStore, type TestStore } from '../helpers/store.ts';
+import { JANE_REQUEST, newOrganization, openTestStore, orderedId, type TestStore } from '../helpers/store.ts';
 
 let store: TestStore;
 before(async () => {
@@ -113,7 +113,7 @@ test("a monitor's runs, newest first, with each run's date of service", async ()
   await insertMonitor(db, monitor, 10);
   const runs: string[] = [];
   for (const dateOfService of ['20261201', '20261215']) {
-    const id = uuidv7();
+    const id = orderedId();
     runs.push(id);
     await insertMonitorRunCheck(db, {
       id,

@@ -14,7 +14,7 @@ import {
   purgeEventBodies,
   selectEventPage,
 } from '../../src/store/webhook-events.ts';
-import { newCheck, newOrganization, openTestStore, type TestStore } from '../helpers/store.ts';
+import { newCheck, newOrganization, openTestStore, orderedId, type TestStore } from '../helpers/store.ts';
 
 let store: TestStore;
 before(async () => {
@@ -27,8 +27,8 @@ const URL_1 = 'https://hooks.example.test/one';
 test('a test event is found by its organization only; the delivery log pages newest first with the last attempt', async () => {
   const { db } = store;
   const org = await newOrganization(db);
-  const first = uuidv7();
-  const second = uuidv7();
+  const first = orderedId();
+  const second = orderedId();
   await insertTestEvent(db, { id: first, organizationId: org, body: '{"type":"test"}', url: URL_1 });
   await insertTestEvent(db, { id: second, organizationId: org, body: '{"type":"test"}', url: URL_1 });
   const detail = await findEvent(db, org, first);
