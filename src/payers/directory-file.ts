@@ -77,8 +77,10 @@ export function checkDirectoryDocument(
 ): string[] {
   // The compiled check is fast; the walker, which names every problem in words, runs only when it fails
   // (a 10,000-payer file is checked in tens of milliseconds, not the second the walker would take).
-  const problems = compiled.Check(json) ? [] : schemaProblems(PayerDirectoryFile, json, '');
-  if (!problems.length && !compiled.Check(json)) {
+  const valid = compiled.Check(json);
+  const problems = valid ? [] : schemaProblems(PayerDirectoryFile, json, '');
+  // A keyword the walker does not read can never let a bad file through: the compiled errors then speak.
+  if (!valid && !problems.length) {
     for (const e of compiled.Errors(json)) problems.push(`${e.instancePath || '/'} ${e.message}`);
   }
   const doc = (json ?? {}) as Partial<PayerDirectoryFile>;
