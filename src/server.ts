@@ -264,6 +264,7 @@ async function startWorkers(
     db: store.db,
     log: log.child({ component: 'monitor-scheduler' }),
     pollMs: config.monitorPollMs,
+    connectionOf: (id) => service.resolvePayer(id)?.connections?.[0]?.name ?? '',
   });
   await worker.start();
   await dispatcher.start();

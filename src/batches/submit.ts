@@ -143,10 +143,11 @@ export async function submitBatch(
     const items: NewBatchCheck[] = [];
     validated.forEach((taken, index) => {
       if (!taken.ok) return;
-      const { request, reuseWithinHours, corrections } = taken;
+      const { request, reuseWithinHours, corrections, connection } = taken;
       items.push({
         id: uuidv7(),
         tradingPartnerServiceId: request.tradingPartnerServiceId,
+        connection,
         request,
         batchIndex: index,
         reuseWithinHours,

@@ -23,7 +23,7 @@ import { repairCheckRequest } from './request-repair.ts';
 /** What the intake reads of a directory entry. */
 export type IntakePayer = Pick<
   PayerEntry,
-  'tradingPartnerServiceId' | 'keepMemberIdSeparators' | 'eligibility' | 'enrollment'
+  'tradingPartnerServiceId' | 'keepMemberIdSeparators' | 'eligibility' | 'enrollment' | 'connections'
 > & { payerName?: string };
 
 /** What the intake asks of the payer directory (`PayerDirectory` has it). */
@@ -52,6 +52,11 @@ export type Intake =
       reuseWithinHours: number | null;
       /** The repairs made (empty: none), named by field, never by value. */
       corrections: RequestCorrection[];
+      /**
+       * The connection the payer is asked through first ('' without one): stored on the check so the claim
+       * can share the workers across connections (src/store/queue/claim.ts).
+       */
+      connection: string;
     }
   | { ok: false; problems: FieldProblem[] };
 
@@ -110,5 +115,6 @@ export function takeIn(body: unknown, options: IntakeOptions = {}): Intake {
     request,
     reuseWithinHours: options.allowReuse === false ? 0 : (reuseWithinHours ?? null),
     corrections: repaired.corrections,
+    connection: payer?.connections?.[0]?.name ?? '',
   };
 }

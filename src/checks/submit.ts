@@ -46,7 +46,7 @@ export async function submitCheck(
 ): Promise<SubmitResult> {
   const taken = takeIn(body, { payers: options.payers, allowReuse: options.allowReuse });
   if (!taken.ok) return taken;
-  const { request, reuseWithinHours, corrections } = taken;
+  const { request, reuseWithinHours, corrections, connection } = taken;
   const requestCorrections = corrections.length ? corrections : null;
   const key = options.idempotencyKey ?? null;
   const wakeWorkers = () => (options.wake ? options.wake() : wake(db, CHECKS_CHANNEL));
@@ -57,6 +57,7 @@ export async function submitCheck(
     request,
     requestCorrections,
     reuseWithinHours,
+    connection,
   };
   if (key === null) {
     // Without a key nothing can conflict: the plain insert is the whole job.

@@ -29,6 +29,7 @@ function runRequest(request: EligibilityCheckRequest, dateOfService: string | un
 export async function runDueMonitors(
   db: Db,
   limit = MONITORS_PER_TRANSACTION,
+  connectionOf: (tradingPartnerServiceId: string) => string = () => '',
 ): Promise<{ handled: number; runs: number }> {
   return db.transaction(async (tx) => {
     const { now, monitors } = await claimDueMonitors(tx, limit);
@@ -40,6 +41,7 @@ export async function runDueMonitors(
           id: uuidv7(),
           organizationId: monitor.organizationId,
           tradingPartnerServiceId: monitor.tradingPartnerServiceId,
+          connection: connectionOf(monitor.tradingPartnerServiceId),
           request: runRequest(monitor.request, plan.dateOfService),
           monitorId: monitor.id,
           requestCorrections: monitor.requestCorrections,

@@ -19,6 +19,8 @@ export interface MonitorSchedulerOptions {
   pollMs: number;
   /** Monitors per transaction (tests make it small to exercise the loop). */
   batchSize?: number;
+  /** The connection a payer is asked through first ('' without one), stored on each run's check. */
+  connectionOf?: (tradingPartnerServiceId: string) => string;
 }
 
 export class MonitorScheduler {
@@ -56,7 +58,7 @@ export class MonitorScheduler {
     let runs = 0;
     const size = this.opts.batchSize ?? MONITORS_PER_TRANSACTION;
     for (;;) {
-      const done = await runDueMonitors(this.opts.db, size);
+      const done = await runDueMonitors(this.opts.db, size, this.opts.connectionOf);
       runs += done.runs;
       if (done.handled < size || !this.running) return runs;
     }

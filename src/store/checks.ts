@@ -10,7 +10,7 @@ import { columns, type RowOf, sqlOf, type TypedSql } from './typed.ts';
 export type CheckRow = typeof checks.$inferSelect;
 
 type NewCheck = Pick<CheckRow, 'id' | 'organizationId' | 'tradingPartnerServiceId' | 'request'> &
-  Partial<Pick<CheckRow, 'requestCorrections' | 'reuseWithinHours'>>;
+  Partial<Pick<CheckRow, 'requestCorrections' | 'reuseWithinHours' | 'connection'>>;
 
 /**
  * The reuse window stored on a new check: the submit's own (0: never), else the organization's default
@@ -20,12 +20,12 @@ const REUSE_WINDOW = (param: TypedSql) =>
   sqlOf`COALESCE(${param}::int, (SELECT o.${organizations.reuseWithinHours} FROM ${organizations} o WHERE o.${organizations.id} = $2))`;
 
 const INSERT = sqlOf`INSERT INTO ${checks} (${checks.id}, ${checks.organizationId}, ${checks.status}, ${checks.tradingPartnerServiceId}, ${checks.request}, ${checks.requestCorrections},
-                         ${checks.reuseWithinHours})
-     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5::jsonb, ${REUSE_WINDOW(sqlOf`$6`)})`;
+                         ${checks.reuseWithinHours}, ${checks.connection})
+     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5::jsonb, ${REUSE_WINDOW(sqlOf`$6`)}, $7)`;
 
 const INSERT_UNLESS_KEY_TAKEN = sqlOf`INSERT INTO ${checks} (${checks.id}, ${checks.organizationId}, ${checks.status}, ${checks.tradingPartnerServiceId}, ${checks.request}, ${checks.idempotencyKey}, ${checks.requestHash},
-                         ${checks.requestCorrections}, ${checks.reuseWithinHours})
-     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5, $6, $7::jsonb, ${REUSE_WINDOW(sqlOf`$8`)})
+                         ${checks.requestCorrections}, ${checks.reuseWithinHours}, ${checks.connection})
+     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5, $6, $7::jsonb, ${REUSE_WINDOW(sqlOf`$8`)}, $9)
      ON CONFLICT (${checks.organizationId}, ${checks.idempotencyKey}) DO NOTHING
      RETURNING ${checks.id}`;
 
@@ -42,6 +42,7 @@ export async function insertCheck(db: Queryable, check: NewCheck): Promise<void>
     check.request,
     corrections(check),
     check.reuseWithinHours ?? null,
+    check.connection ?? '',
   ]);
 }
 
@@ -62,6 +63,7 @@ export async function insertCheckUnlessKeyTaken(
     check.requestHash,
     corrections(check),
     check.reuseWithinHours ?? null,
+    check.connection ?? '',
   ]);
   return rows.length > 0;
 }

@@ -219,15 +219,22 @@ export const checks = pgTable(
     coverageChanges: jsonb('coverage_changes').$type<CoverageChange[]>(),
     /** The monitor whose run this check is (null: submitted by a client); kept as null when it is deleted. */
     monitorId: text('monitor_id').references(() => monitors.id, { onDelete: 'set null' }),
+    /**
+     * The connection the payer is asked through (its first), as the directory named it when the check was
+     * taken in; '' for a payer without connections (the sandbox, inline connectors). Only scheduling reads
+     * it: the claim shares work round-robin across each organization's connections (queue/claim.ts), so a
+     * flood through one clearinghouse account never queues the checks of another in front of it.
+     */
+    connection: text('connection').notNull().default(''),
   },
   (t) => [
     index('checks_due_idx').on(t.priority, t.nextAttemptAt).where(sql`status = 'IN_PROGRESS'`),
     index('checks_background_due_idx')
-      .on(t.organizationId, t.nextAttemptAt)
+      .on(t.organizationId, t.connection, t.nextAttemptAt)
       .where(sql`status = 'IN_PROGRESS' AND priority > 0`),
     // The same for interactive checks: claimed round-robin across organizations too (queue/claim.ts).
     index('checks_interactive_due_idx')
-      .on(t.organizationId, t.nextAttemptAt)
+      .on(t.organizationId, t.connection, t.nextAttemptAt)
       .where(sql`status = 'IN_PROGRESS' AND priority = 0`),
     index('checks_batch_idx').on(t.batchId, t.batchIndex),
     // A monitor's latest runs, newest first.

@@ -31,6 +31,7 @@ import {
   type RetryPolicy,
 } from './check-decision.ts';
 import { type PayerCall, type PayerCallOutcome, processCheck } from './process-check.ts';
+import { ConnectionLoad } from './connection-load.ts';
 import { QueueRunner } from './queue-runner.ts';
 
 /** What a worker needs of a claimed check. */
@@ -45,6 +46,7 @@ export const CLAIMED_CHECK = [
   'batchId',
   'priority',
   'reuseWithinHours',
+  'connection',
 ] as const;
 export type ClaimedCheck = Pick<typeof checks.$inferSelect, (typeof CLAIMED_CHECK)[number]>;
 
@@ -113,6 +115,7 @@ export class CheckWorker {
   private readonly policy: RetryPolicy;
   private readonly maxBackground: number;
   private backgroundInFlight = 0;
+  private readonly load: ConnectionLoad;
 
   constructor(private readonly opts: CheckWorkerOptions) {
     this.policy = {
@@ -123,6 +126,7 @@ export class CheckWorker {
       random: opts.random ?? Math.random,
     };
     this.maxBackground = backgroundSlots(opts.concurrency);
+    this.load = new ConnectionLoad();
     this.runner = new QueueRunner({
       db: opts.db,
       log: opts.log,
@@ -135,20 +139,26 @@ export class CheckWorker {
           limit,
           backgroundLimit: this.maxBackground - this.backgroundInFlight,
           leaseMs: opts.leaseMs,
+          skipConnections: this.load.saturated(),
         });
-        for (const row of rows) if (row.priority > 0) this.backgroundInFlight++;
+        for (const row of rows) {
+          if (row.priority > 0) this.backgroundInFlight++;
+          this.load.take(row.connection, this.connectionLimit(row));
+        }
         return rows;
       },
       handle: (row, signal) =>
         this.handle(row, signal).finally(() => {
           if (row.priority > 0) this.backgroundInFlight--;
+          this.load.drop(row.connection);
         }),
       // With its background slots full, a due batch check is no reason to wake early: a finishing
-      // check frees a slot and wakes the runner, a new single check notifies.
+      // check frees a slot and wakes the runner, a new single check notifies. Likewise a due check of a
+      // connection this worker holds enough of.
       nextDueIn: () =>
         this.backgroundInFlight >= this.maxBackground
           ? Promise.resolve(undefined)
-          : nextDueIn(opts.db, QUEUES.checks),
+          : nextDueIn(opts.db, QUEUES.checks, this.load.saturated()),
     });
   }
 
@@ -167,6 +177,13 @@ export class CheckWorker {
   /** Stops claiming, lets in-flight checks finish for up to `graceMs`, then releases the rest. */
   stop(graceMs = 10_000): Promise<void> {
     return this.runner.stop(graceMs);
+  }
+
+  /** The concurrency limit of the connection named on a check, as the directory says now. */
+  private connectionLimit(row: ClaimedCheck): number | undefined {
+    if (!row.connection) return undefined;
+    const connections = this.opts.resolvePayer(row.tradingPartnerServiceId)?.connections;
+    return connections?.find((c) => c.name === row.connection)?.limits?.concurrency;
   }
 
   private async handle(row: ClaimedCheck, signal: AbortSignal): Promise<void> {

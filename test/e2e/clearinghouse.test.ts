@@ -64,6 +64,7 @@ function payersFile(extra: Record<string, unknown>[] = []) {
       ...doc.payers,
       { id: 'FAILOVER', name: 'Failover Health', payerId: 'CH0001', connection: ['clearinghouse', 'backup'] },
       { id: 'THROTTLED', name: 'Throttled Health', payerId: 'CH0002', connection: 'misconfigured' },
+      { id: 'BACKUPONLY', name: 'Backup Only Health', payerId: 'CH0003', connection: 'backup' },
       {
         id: 'NOELIG',
         name: 'Claims Only Health',
@@ -124,6 +125,39 @@ test('60 checks across 60 payers of one connection stay within its 5 at once: no
   assert.equal(ch.stats.tooManyRequests, 0, 'the account limit was never exceeded');
   assert.ok(ch.stats.maxConcurrent <= 5, `at most 5 at once (saw ${ch.stats.maxConcurrent})`);
   assert.equal(results[0]!.meta.connection, 'clearinghouse');
+});
+
+test("a flood through one connection does not hold up another connection's checks", async () => {
+  // The clearinghouse takes its 5 at once and answers none of them until released: the flood stays queued.
+  const release = ch.hold();
+  try {
+    const flood = await Promise.all(
+      ch.payers.slice(200, 260).map(async (p) => {
+        const res = await api().post('/api/eligibility', {
+          ...sandboxRequest(JANE),
+          tradingPartnerServiceId: p.id,
+          encounter: { serviceTypeCodes: ['30'] },
+        });
+        assert.equal(res.status, 202);
+        return res.body.id as string;
+      }),
+    );
+    // Submitted after the 60: the worker (16 at once) must still have room for it.
+    const other = await check('BACKUPONLY', ['30']);
+    assert.equal(other.status, 'COMPLETED', JSON.stringify(other.errors));
+    assert.equal(other.meta.connection, 'backup');
+    assert.equal(ch.stats.inFlight, 5, 'the flood is still held at the clearinghouse');
+    // First come, first served would have claimed every one of the 60 before it.
+    const { rows } = await svc.service.store.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM checks WHERE id = ANY($1) AND attempts = 0',
+      [flood],
+    );
+    assert.ok(rows[0]!.n >= 30, `most of the flood was never claimed before it (${rows[0]!.n} of 60)`);
+    release();
+    for (const id of flood) assert.equal((await waitForResult(api(), id, 30_000)).status, 'COMPLETED');
+  } finally {
+    release();
+  }
 });
 
 test('each payer is asked the way its profile says, and gets the product service types from its own rows', async () => {

@@ -56,6 +56,8 @@ export async function insertMonitorRunCheck(
     id: string;
     organizationId: string;
     tradingPartnerServiceId: string;
+    /** The payer's first connection ('' without one): see checks.connection. */
+    connection?: string;
     request: unknown;
     monitorId: string;
     /** The monitor's repairs at creation (as stored: a jsonb array, or null). */
@@ -64,8 +66,8 @@ export async function insertMonitorRunCheck(
 ): Promise<void> {
   await tx.query(
     `INSERT INTO checks (id, organization_id, status, trading_partner_service_id, request, priority, monitor_id,
-                         request_corrections)
-     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, 1, $5, $6::jsonb)`,
+                         request_corrections, connection)
+     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, 1, $5, $6::jsonb, $7)`,
     [
       check.id,
       check.organizationId,
@@ -74,6 +76,7 @@ export async function insertMonitorRunCheck(
       check.monitorId,
       // As JSON text: the drivers would send a JS array as a PostgreSQL array.
       check.requestCorrections == null ? null : JSON.stringify(check.requestCorrections),
+      check.connection ?? '',
     ],
   );
 }

@@ -20,13 +20,17 @@
  * single row are shared too). So one organization's 10,000-check batch cannot hold another organization's
  * batch back, let alone its single checks, and one organization flooding single checks through many keys
  * cannot make another organization's front desk wait behind its queue (issue 26: first come, first served
- * took another organization's p50 from 1.3 s to 30.6 s with one worker and a 1 s payer).
+ * took another organization's p50 from 1.3 s to 30.6 s with one worker and a 1 s payer). Inside an
+ * organization, its share rotates across the connections its checks go through (`checks.connection`,
+ * the payer's first connection at intake): 2,000 checks through one clearinghouse account, which can only
+ * take a handful at once, must not queue the same organization's checks for another account behind them
+ * (issue 25: the second connection's p99 went 70-108x its unloaded p99 during such a flood).
  * Why round-robin rather than a cap per organization: a cap must count every organization's checks
  * in flight across all workers on each claim and leaves capacity idle when only one organization has work;
  * the share costs one index probe per organization with work and uses all the capacity. The
- * organizations are found with a loose index scan (a recursive CTE that jumps from one organization_id
- * to the next in `checks_interactive_due_idx` or `checks_background_due_idx`), so the cost grows with
- * organizations, not with queued checks. The caller (the check worker) also keeps some of its slots for
+ * (organization, connection) queues are found with a loose index scan (a recursive CTE that jumps from
+ * one pair to the next in `checks_interactive_due_idx` or `checks_background_due_idx`), so the cost grows
+ * with organizations and their connections, not with queued checks. The caller (the check worker) also keeps some of its slots for
  * interactive checks (see check-worker.ts), so a batch never leaves a single check waiting for a free slot.
  */
 import { getTableColumns } from 'drizzle-orm';
@@ -83,42 +87,62 @@ export async function claimDue<Q extends Queue, K extends keyof Row<Q> & string>
  * How long until the next pending row of `queue` is due (or its lease expires); undefined when none is
  * pending. The runner sleeps that long when no wake-up comes first.
  */
-export async function nextDueIn(db: Queryable, queue: Queue): Promise<number | undefined> {
+export async function nextDueIn(
+  db: Queryable,
+  queue: Queue,
+  skipConnections: readonly string[] = [],
+): Promise<number | undefined> {
+  // Checks of connections the caller skips do not count: it would wake only to claim nothing.
+  const skip = queue === QUEUES.checks && skipConnections.length ? ' AND connection <> ALL($1::text[])' : '';
   const { rows } = await db.query<{ ms: number | null }>(
     `SELECT extract(epoch FROM (min(greatest(next_attempt_at, coalesce(locked_until, next_attempt_at))) - now())) * 1000 AS ms
-       FROM ${queue.name} WHERE ${queue.pending}`,
+       FROM ${queue.name} WHERE ${queue.pending}${skip}`,
+    skip ? [skipConnections] : [],
   );
   const ms = rows[0]?.ms;
   return ms === null || ms === undefined ? undefined : Math.max(0, Number(ms));
 }
 
-/** The organizations with pending checks of one class (a loose index scan: one probe per organization). */
-function organizationsWith(name: string, klass: string): string {
-  return `${name}(org) AS (
-       (SELECT organization_id FROM checks
-         WHERE status = 'IN_PROGRESS' AND ${klass} ORDER BY organization_id LIMIT 1)
+/**
+ * The (organization, connection) pairs with pending checks of one class: a loose index scan, one probe per
+ * pair, jumping from one pair to the next in `checks_interactive_due_idx` or `checks_background_due_idx`.
+ */
+function queuesWith(name: string, klass: string): string {
+  return `${name}(org, conn) AS (
+       (SELECT organization_id, connection FROM checks
+         WHERE status = 'IN_PROGRESS' AND ${klass} ORDER BY organization_id, connection LIMIT 1)
        UNION ALL
-       SELECT (SELECT organization_id FROM checks
-                WHERE status = 'IN_PROGRESS' AND ${klass} AND organization_id > ${name}.org
-                ORDER BY organization_id LIMIT 1)
-         FROM ${name} WHERE ${name}.org IS NOT NULL
+       SELECT n.organization_id, n.connection
+         FROM ${name} CROSS JOIN LATERAL (
+           SELECT organization_id, connection FROM checks
+            WHERE status = 'IN_PROGRESS' AND ${klass}
+              AND (organization_id, connection) > (${name}.org, ${name}.conn)
+            ORDER BY organization_id, connection LIMIT 1) n
      )`;
 }
 
 /**
- * Up to `limit` of each organization's oldest due checks of one class, locked, ranked 1, 2, ... within
- * their organization (`share`): taking the lowest ranks first gives every organization the same share.
+ * Up to `limit` of each (organization, connection) queue's oldest due checks of one class, locked, and
+ * ranked 1, 2, ... within their organization (`share`) so that an organization's turn goes to each of its
+ * connections in rotation: its first check through every connection, then its second, and so on (ties at
+ * random). Taking the lowest shares first gives every organization the same share, and inside it every
+ * connection. Connections in `$5` (saturated in the claiming process) are skipped.
  */
-function offeredBy(orgs: string, klass: string, limit: string): string {
-  return `SELECT o.id, row_number() OVER (PARTITION BY o.organization_id ORDER BY o.next_attempt_at) AS share
-         FROM ${orgs} CROSS JOIN LATERAL (
-           SELECT id, organization_id, next_attempt_at FROM checks
-            WHERE organization_id = ${orgs}.org AND status = 'IN_PROGRESS' AND ${klass}
-              AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-            ORDER BY next_attempt_at
-            LIMIT ${limit}
-            FOR UPDATE SKIP LOCKED) o
-        WHERE ${orgs}.org IS NOT NULL`;
+function offeredBy(queues: string, klass: string, limit: string): string {
+  return `SELECT ranked.id, row_number() OVER (PARTITION BY ranked.organization_id ORDER BY ranked.turn, random()) AS share
+         FROM (
+           SELECT o.id, o.organization_id,
+                  row_number() OVER (PARTITION BY o.organization_id, o.connection ORDER BY o.next_attempt_at) AS turn
+             FROM ${queues} CROSS JOIN LATERAL (
+               SELECT id, organization_id, connection, next_attempt_at FROM checks
+                WHERE organization_id = ${queues}.org AND connection = ${queues}.conn
+                  AND status = 'IN_PROGRESS' AND ${klass}
+                  AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+                ORDER BY next_attempt_at
+                LIMIT ${limit}
+                FOR UPDATE SKIP LOCKED) o
+            WHERE ${queues}.org IS NOT NULL AND ${queues}.conn <> ALL($5::text[])
+         ) ranked`;
 }
 
 /**
@@ -129,7 +153,14 @@ function offeredBy(orgs: string, klass: string, limit: string): string {
 export async function claimDueChecks<K extends keyof Row<typeof QUEUES.checks> & string>(
   db: Queryable,
   keys: readonly K[],
-  claim: { workerId: string; limit: number; backgroundLimit: number; leaseMs: number },
+  claim: {
+    workerId: string;
+    limit: number;
+    backgroundLimit: number;
+    leaseMs: number;
+    /** Connections to leave alone this time: the claiming process already has enough checks for them. */
+    skipConnections?: readonly string[];
+  },
 ): Promise<Pick<Row<typeof QUEUES.checks>, K>[]> {
   type Claimed = Pick<Row<typeof QUEUES.checks>, K>;
   const queue = QUEUES.checks;
@@ -137,14 +168,14 @@ export async function claimDueChecks<K extends keyof Row<typeof QUEUES.checks> &
   // tie-break would hand every such claim to the same organization. Offered rows not taken are locked
   // only until this statement ends.
   const { rows } = await db.query<Claimed>(
-    `WITH RECURSIVE ${organizationsWith('interactive_orgs', 'priority = 0')},
-     ${organizationsWith('background_orgs', 'priority > 0')},
+    `WITH RECURSIVE ${queuesWith('interactive_queues', 'priority = 0')},
+     ${queuesWith('background_queues', 'priority > 0')},
      interactive AS (
-       SELECT id FROM (${offeredBy('interactive_orgs', 'priority = 0', '$1')}) offered
+       SELECT id FROM (${offeredBy('interactive_queues', 'priority = 0', '$1')}) offered
         ORDER BY share, random() LIMIT $1
      ),
      background AS (
-       SELECT id FROM (${offeredBy('background_orgs', 'priority > 0', 'greatest($4::int, 0)')}) offered
+       SELECT id FROM (${offeredBy('background_queues', 'priority > 0', 'greatest($4::int, 0)')}) offered
         ORDER BY share, random()
         LIMIT greatest(0, least($4::int, $1::int - (SELECT count(*) FROM interactive)))
      ),
@@ -155,7 +186,7 @@ export async function claimDueChecks<K extends keyof Row<typeof QUEUES.checks> &
         RETURNING q.*
      )
      SELECT ${returning(queue, keys)} FROM claimed q ORDER BY q.priority > 0, q.next_attempt_at`,
-    [claim.limit, claim.workerId, claim.leaseMs, claim.backgroundLimit],
+    [claim.limit, claim.workerId, claim.leaseMs, claim.backgroundLimit, claim.skipConnections ?? []],
   );
   return rows;
 }

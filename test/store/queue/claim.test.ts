@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { uuidv7 } from '../../../src/ids.ts';
 import { insertBatchWithChecks } from '../../../src/store/batches.ts';
+import { insertCheck } from '../../../src/store/checks.ts';
 import { claimDue, claimDueChecks, nextDueIn, QUEUES } from '../../../src/store/queue/claim.ts';
 import { insertTestEvent } from '../../../src/store/webhook-events.ts';
 import {
@@ -10,6 +11,7 @@ import {
   newCheck,
   newOrganization,
   openTestStore,
+  orderedId,
   type TestStore,
 } from '../../helpers/store.ts';
 
@@ -106,4 +108,47 @@ test('interactive checks go first; background checks are shared across organizat
   assert.ok(background.every((c) => c.priority === 1));
   for (const org of orgs)
     assert.equal(background.filter((c) => c.organizationId === org).length, 2, 'an equal share');
+});
+
+test("an organization's turn rotates across its connections; a saturated connection is skipped", async () => {
+  const { db } = store;
+  const org = await newOrganization(db);
+  const through = async (connection: string) => {
+    const id = orderedId();
+    await insertCheck(db, {
+      id,
+      organizationId: org,
+      tradingPartnerServiceId: JANE_REQUEST.tradingPartnerServiceId,
+      request: JANE_REQUEST,
+      connection,
+    });
+    return id;
+  };
+  // A flood through one clearinghouse account, then a single check through another, submitted last.
+  const flood = [];
+  for (let i = 0; i < 6; i++) flood.push(await through('big'));
+  const other = await through('other');
+  const claim = (limit: number, skipConnections?: string[]) =>
+    claimDueChecks(db, ['id'], {
+      workerId: 'worker-a',
+      limit,
+      backgroundLimit: 0,
+      leaseMs: LEASE,
+      ...(skipConnections ? { skipConnections } : {}),
+    });
+  const firstTwo = (await claim(2)).map((c) => c.id);
+  assert.equal(firstTwo.length, 2);
+  assert.ok(firstTwo.includes(other), 'the other connection is not queued behind the flood');
+  assert.ok(firstTwo.includes(flood[0]!), "and the flood's oldest goes with it");
+  const another = await through('other');
+  assert.deepEqual(
+    (await claim(10, ['big'])).map((c) => c.id),
+    [another],
+    'a connection the worker has enough of is left for later',
+  );
+  assert.deepEqual(
+    (await claim(10)).map((c) => c.id).sort(),
+    flood.slice(1).sort(),
+    'and claimed once it is not skipped',
+  );
 });
