@@ -30,8 +30,8 @@ import {
   poisonedDecision,
   type RetryPolicy,
 } from './check-decision.ts';
-import { type PayerCall, type PayerCallOutcome, processCheck } from './process-check.ts';
 import { ConnectionLoad } from './connection-load.ts';
+import { type PayerCall, type PayerCallOutcome, processCheck } from './process-check.ts';
 import { QueueRunner } from './queue-runner.ts';
 
 /** What a worker needs of a claimed check. */
