@@ -15,7 +15,8 @@
  * outbox in that same transaction: exactly once, because that transaction commits once (lease guard) and
  * the event is unique per (check, type). A reused check is not compared: its answer is not new.
  * Concurrent finishes of one patient (issue 26): the finishing transaction takes the patient's advisory
- * lock (`lockPatientHistory`) before it marks the check finished and reads the previous one, so under READ
+ * lock (`lockPatientHistory`) before it marks the check finished and reads the previous one (one statement,
+ * src/store/queue/finish-check.ts), so under READ
  * COMMITTED each comparison sees every earlier one committed, and completion times follow the lock order:
  * ten checks finishing at once make a line of nine comparisons, not several naming the same previous check.
  */
@@ -26,10 +27,10 @@ import { lockForTransaction } from '../store/advisory-lock.ts';
 import {
   type CoverageHistoryRow,
   findCoverageHistory,
-  findPreviousCompletedCheck,
   recordCoverageChanges,
 } from '../store/check-history.ts';
 import type { Queryable } from '../store/db.ts';
+import type { PreviousCheck } from '../store/queue/finish-check.ts';
 import { insertOutboxEvent } from '../store/queue/outbox-event.ts';
 import { coverageChanges } from './coverage-changes.ts';
 import { REQUEST_CORRECTED_WARNING_CODE, requestCorrectedWarning } from './request-repair.ts';
@@ -82,12 +83,11 @@ export async function compareWithPrevious(
     id: string;
     organizationId: string;
     tradingPartnerServiceId: string;
-    patientKey: string;
     body: string;
   },
+  previous: PreviousCheck | undefined,
 ): Promise<number> {
-  const previous = await findPreviousCompletedCheck(tx, check.organizationId, check.patientKey, check.id);
-  if (!previous?.result || !previous.completedAt) return 0;
+  if (!previous) return 0;
   const before = JSON.parse(previous.result) as EligibilityCheckResponse;
   const after = JSON.parse(check.body) as EligibilityCheckResponse;
   const changes = coverageChanges(before, after);

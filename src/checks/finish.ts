@@ -9,8 +9,8 @@ import { batchSummary } from '../contract/batch.ts';
 import type { EligibilityCheckResponse } from '../contract/check-response.ts';
 import { batchCompletedBody } from '../contract/webhook-events.ts';
 import { uuidv7 } from '../ids.ts';
-import { WEBHOOKS_CHANNEL } from '../store/channels.ts';
-import type { Db } from '../store/db.ts';
+import { WEBHOOKS_CHANNEL, wake } from '../store/channels.ts';
+import type { Db, Queryable } from '../store/db.ts';
 import { countBatchItemFinished, insertBatchCompletedEvent } from '../store/queue/finish-batch-item.ts';
 import { type CheckCompletion, finishClaimedCheck } from '../store/queue/finish-check.ts';
 import { compareWithPrevious, lockPatientHistory } from './check-history.ts';
@@ -36,42 +36,54 @@ export type FinishResult = false | { coverageChanges: number };
  */
 export async function finishCheck(db: Db, input: FinishInput): Promise<FinishResult> {
   const { batchId, tradingPartnerServiceId, ...completion } = input;
-  const compares = input.status === 'COMPLETED' && !!input.patientKey && !input.reusedFrom;
-  const finished = await db.transaction(async (tx): Promise<FinishResult> => {
+  const patientKey = input.status === 'COMPLETED' && !input.reusedFrom ? input.patientKey : undefined;
+  const done = { ...completion, eventId: uuidv7() };
+  // The common case, a single check with no patient history to compare: one statement, no transaction.
+  if (!patientKey && !batchId) {
+    const finished = await finishClaimedCheck(db, done, { notify: WEBHOOKS_CHANNEL });
+    return finished && { coverageChanges: 0 };
+  }
+  return db.transaction(async (tx): Promise<FinishResult> => {
     // One comparison at a time per patient, taken before the check is marked finished: its completion
-    // time is then after the previous one's commit, and the previous one is visible to the read below.
-    if (compares && input.patientKey) await lockPatientHistory(tx, input.organizationId, input.patientKey);
-    if (!(await finishClaimedCheck(tx, { ...completion, eventId: uuidv7() }))) return false;
-    const compared =
-      compares && input.patientKey && tradingPartnerServiceId
-        ? await compareWithPrevious(tx, {
-            id: input.id,
-            organizationId: input.organizationId,
-            tradingPartnerServiceId,
-            patientKey: input.patientKey,
-            body: input.body,
-          })
-        : 0;
-    const result = { coverageChanges: compared };
-    if (!batchId) return result;
-    const closed = await countBatchItemFinished(tx, {
-      batchId,
-      status: input.status,
-      verdict: verdictStatus(input.body),
+    // time is then after the previous one's commit, and the previous one is visible to the read.
+    if (patientKey) await lockPatientHistory(tx, input.organizationId, patientKey);
+    const finished = await finishClaimedCheck(tx, done, {
+      notify: WEBHOOKS_CHANNEL,
+      ...(patientKey ? { previousOf: patientKey } : {}),
     });
-    if (closed) {
-      const body = batchCompletedBody(batchSummary(closed));
-      await insertBatchCompletedEvent(tx, {
-        id: uuidv7(),
-        organizationId: input.organizationId,
-        batchId,
-        body,
-      });
-    }
-    return result;
+    if (!finished) return false;
+    const compared =
+      patientKey && tradingPartnerServiceId
+        ? await compareWithPrevious(
+            tx,
+            { id: input.id, organizationId: input.organizationId, tradingPartnerServiceId, body: input.body },
+            finished.previous,
+          )
+        : 0;
+    let events = compared ? 1 : 0;
+    if (batchId) events += await countBatchItem(tx, input.organizationId, batchId, input);
+    // The completed event's wake-up went with the finishing statement; these others' goes on commit.
+    if (events) await wake(tx, WEBHOOKS_CHANNEL);
+    return { coverageChanges: compared };
   });
-  if (finished) await db.notify(WEBHOOKS_CHANNEL).catch(() => {});
-  return finished;
+}
+
+/** Counts a batch check finished; writes `batch.completed` when it was the last. Returns events written. */
+async function countBatchItem(
+  tx: Queryable,
+  organizationId: string,
+  batchId: string,
+  input: FinishInput,
+): Promise<number> {
+  const closed = await countBatchItemFinished(tx, {
+    batchId,
+    status: input.status,
+    verdict: verdictStatus(input.body),
+  });
+  if (!closed) return 0;
+  const body = batchCompletedBody(batchSummary(closed));
+  await insertBatchCompletedEvent(tx, { id: uuidv7(), organizationId, batchId, body });
+  return 1;
 }
 
 /** The verdict's status of a finished body (the body carries it; an older shape is judged on read). */

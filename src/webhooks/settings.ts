@@ -12,6 +12,7 @@ import {
   updateWebhookEventTypes,
   updateWebhookSecret,
   updateWebhookUrl,
+  type WebhookColumns,
 } from '../store/organizations.ts';
 import { generateWebhookSecret, type SecretBox, validateWebhookSecret } from './signing-secrets.ts';
 import { checkWebhookUrl } from './ssrf.ts';
@@ -35,7 +36,18 @@ export async function getWebhookSettings(
   organizationId: string,
 ): Promise<WebhookSettings | undefined> {
   const r = await findWebhookColumns(db, organizationId);
-  if (!r) return undefined;
+  return r ? openWebhookSettings(box, r) : undefined;
+}
+
+/** The settings from the organization's stored columns: the secrets unsealed, an expired previous one dropped. */
+export function openWebhookSettings(
+  box: SecretBox,
+  r: Pick<
+    WebhookColumns,
+    'webhookUrl' | 'webhookSecret' | 'webhookPreviousSecret' | 'webhookPreviousSecretExpiresAt'
+  > &
+    Partial<Pick<WebhookColumns, 'webhookEventTypes'>>,
+): WebhookSettings {
   const previousValid =
     r.webhookPreviousSecret &&
     r.webhookPreviousSecretExpiresAt &&

@@ -11,11 +11,16 @@ import type { Logger } from 'pino';
 import { uuidv7 } from '../ids.ts';
 import { WEBHOOKS_CHANNEL } from '../store/channels.ts';
 import type { Db } from '../store/db.ts';
-import { claimDue, nextDueIn, QUEUES } from '../store/queue/claim.ts';
+import {
+  type ClaimedWebhookSettings,
+  claimDueWebhookEvents,
+  nextDueIn,
+  QUEUES,
+} from '../store/queue/claim.ts';
 import { type DeliveryState, recordDeliveryAttempt } from '../store/queue/finish-delivery.ts';
 import type { webhookEvents } from '../store/schema.ts';
 import { sendWebhook } from '../webhooks/send.ts';
-import { getWebhookSettings } from '../webhooks/settings.ts';
+import { openWebhookSettings } from '../webhooks/settings.ts';
 import { buildWebhookHeaders } from '../webhooks/sign.ts';
 import type { SecretBox } from '../webhooks/signing-secrets.ts';
 import { QueueRunner } from './queue-runner.ts';
@@ -37,7 +42,8 @@ export interface DispatcherOptions {
 }
 
 const CLAIMED_EVENT = ['id', 'organizationId', 'kind', 'body', 'url', 'attempts', 'createdAt'] as const;
-type ClaimedEvent = Pick<typeof webhookEvents.$inferSelect, (typeof CLAIMED_EVENT)[number]>;
+type ClaimedEvent = Pick<typeof webhookEvents.$inferSelect, (typeof CLAIMED_EVENT)[number]> &
+  ClaimedWebhookSettings;
 
 export class WebhookDispatcher {
   private readonly runner: QueueRunner<ClaimedEvent>;
@@ -51,7 +57,7 @@ export class WebhookDispatcher {
       concurrency: opts.concurrency ?? 16,
       pollMs: opts.pollMs ?? 1000,
       claim: (limit) =>
-        claimDue(opts.db, QUEUES.webhookEvents, CLAIMED_EVENT, {
+        claimDueWebhookEvents(opts.db, CLAIMED_EVENT, {
           workerId: opts.dispatcherId,
           limit,
           leaseMs,
@@ -70,9 +76,10 @@ export class WebhookDispatcher {
   }
 
   private async deliver(event: ClaimedEvent, signal: AbortSignal): Promise<void> {
-    const { db, box, log } = this.opts;
-    const settings = await getWebhookSettings(db, box, event.organizationId);
-    const url = settings?.url ?? null;
+    const { box, log } = this.opts;
+    // The organization's settings as the claim read them (one statement for the claim and the settings).
+    const settings = openWebhookSettings(box, event);
+    const url = settings.url;
     if (!url) {
       await this.record(
         event,
@@ -88,8 +95,8 @@ export class WebhookDispatcher {
       eventType: event.kind,
       timestamp,
       body: event.body,
-      secret: settings?.secret ?? undefined,
-      previousSecret: settings?.previousSecret ?? undefined,
+      secret: settings.secret ?? undefined,
+      previousSecret: settings.previousSecret ?? undefined,
       userAgent: this.opts.userAgent,
     });
     const result = await sendWebhook({
@@ -130,24 +137,22 @@ export class WebhookDispatcher {
     state: DeliveryState,
     nextDelayMs: number | null,
   ): Promise<void> {
-    await this.opts.db.transaction((tx) =>
-      // false: lease lost, the dispatcher that took over records its own attempt
-      recordDeliveryAttempt(
-        tx,
-        { eventId: event.id, dispatcherId: this.opts.dispatcherId },
-        state,
-        nextDelayMs,
-        {
-          id: uuidv7(),
-          eventId: event.id,
-          attemptNumber: event.attempts,
-          outcome: result.outcome,
-          responseStatus: result.status ?? null,
-          latencyMs: Math.round(result.latencyMs),
-          error: result.error ?? null,
-          responseSnippet: result.responseSnippet ?? null,
-        },
-      ),
+    // false: lease lost, the dispatcher that took over records its own attempt
+    await recordDeliveryAttempt(
+      this.opts.db,
+      { eventId: event.id, dispatcherId: this.opts.dispatcherId },
+      state,
+      nextDelayMs,
+      {
+        id: uuidv7(),
+        eventId: event.id,
+        attemptNumber: event.attempts,
+        outcome: result.outcome,
+        responseStatus: result.status ?? null,
+        latencyMs: Math.round(result.latencyMs),
+        error: result.error ?? null,
+        responseSnippet: result.responseSnippet ?? null,
+      },
     );
   }
 }

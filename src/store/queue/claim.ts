@@ -83,6 +83,42 @@ export async function claimDue<Q extends Queue, K extends keyof Row<Q> & string>
   return rows;
 }
 
+/** The organization's webhook columns as a claimed event carries them (sealed secrets, as stored). */
+export interface ClaimedWebhookSettings {
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  webhookPreviousSecret: string | null;
+  webhookPreviousSecretExpiresAt: Date | null;
+}
+
+/**
+ * `claimDue` for the webhook outbox, with each event's organization's webhook settings read in the same
+ * statement (as they are at the claim), so a delivery costs no lookup of its own.
+ */
+export async function claimDueWebhookEvents<K extends keyof Row<typeof QUEUES.webhookEvents> & string>(
+  db: Queryable,
+  keys: readonly K[],
+  claim: { workerId: string; limit: number; leaseMs: number },
+): Promise<(Pick<Row<typeof QUEUES.webhookEvents>, K> & ClaimedWebhookSettings)[]> {
+  const { rows } = await db.query<Pick<Row<typeof QUEUES.webhookEvents>, K> & ClaimedWebhookSettings>(
+    `UPDATE webhook_events q
+        SET locked_until = now() + $3 * interval '1 millisecond', locked_by = $2, attempts = q.attempts + 1
+       FROM organizations o
+      WHERE o.id = q.organization_id AND q.id IN (
+        SELECT id FROM webhook_events
+         WHERE ${QUEUES.webhookEvents.pending} AND next_attempt_at <= now()
+           AND (locked_until IS NULL OR locked_until < now())
+         ORDER BY next_attempt_at
+         LIMIT $1
+         FOR UPDATE OF webhook_events SKIP LOCKED)
+      RETURNING ${returning(QUEUES.webhookEvents, keys)}, o.webhook_url AS "webhookUrl",
+                o.webhook_secret AS "webhookSecret", o.webhook_previous_secret AS "webhookPreviousSecret",
+                o.webhook_previous_secret_expires_at AS "webhookPreviousSecretExpiresAt"`,
+    [claim.limit, claim.workerId, claim.leaseMs],
+  );
+  return rows;
+}
+
 /**
  * How long until the next pending row of `queue` is due (or its lease expires); undefined when none is
  * pending. The runner sleeps that long when no wake-up comes first.

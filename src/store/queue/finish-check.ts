@@ -5,7 +5,6 @@
  * unique (`check_id`, `kind`) keeps it to one event even if that guard were bypassed.
  */
 import type { Queryable } from '../db.ts';
-import { insertOutboxEvent } from './outbox-event.ts';
 
 export interface CheckCompletion {
   id: string;
@@ -24,19 +23,66 @@ export interface CheckCompletion {
   reusedFrom?: string | null;
 }
 
+/** The patient's previous completed check, read while finishing (see `finishClaimedCheck`). */
+export interface PreviousCheck {
+  id: string;
+  result: string;
+  completedAt: Date;
+}
+
+/** What finishing recorded: false when this worker no longer held the check. */
+export type FinishedCheck = false | { previous?: PreviousCheck; events: number };
+
 /**
  * Returns false (and writes nothing) when this worker no longer holds the check. The `verdict` column is
  * read off the body (its `verdict.status`, see src/checks/verdict.ts), so the list's filter and the
  * served body can never disagree. `completed_at` is the time of this statement, not of the transaction's
  * start: a finish that waited for its patient's lock (src/checks/finish.ts) is later than the one it waited on.
+ *
+ * One statement, one round trip: the update, the `eligibility.completed` event (written only when the
+ * update happened), a NOTIFY on `notify` when an event was written (sent on commit), and, with
+ * `previousOf` (the patient key), the patient's newest completed check that finished before this one (the
+ * baseline of coverage.changed, src/checks/check-history.ts). Run alone it commits by itself; in a
+ * transaction (under the patient's lock) it commits with the rest.
  */
-export async function finishClaimedCheck(tx: Queryable, done: CheckCompletion): Promise<boolean> {
-  const { rowCount } = await tx.query(
-    `UPDATE checks SET status = $3, result = $4, outcome_code = $5, completed_at = clock_timestamp(),
-            verdict = ($4::text)::jsonb->'verdict'->>'status',
-            locked_until = NULL, locked_by = NULL, last_error = NULL,
-            patient_key = $6, reuse_key = $7, reused_from = $8
-      WHERE id = $1 AND locked_by = $2 AND status = 'IN_PROGRESS'`,
+export async function finishClaimedCheck(
+  tx: Queryable,
+  done: CheckCompletion,
+  options: { previousOf?: string; notify?: string } = {},
+): Promise<FinishedCheck> {
+  const { rows } = await tx.query<{
+    finished: number;
+    events: number;
+    previousId: string | null;
+    previousResult: string | null;
+    previousCompletedAt: Date | null;
+  }>(
+    `WITH done AS (
+       UPDATE checks SET status = $3, result = $4, outcome_code = $5, completed_at = clock_timestamp(),
+              verdict = ($4::text)::jsonb->'verdict'->>'status',
+              locked_until = NULL, locked_by = NULL, last_error = NULL,
+              patient_key = $6, reuse_key = $7, reused_from = $8
+        WHERE id = $1 AND locked_by = $2 AND status = 'IN_PROGRESS'
+        RETURNING completed_at
+     ), event AS (
+       INSERT INTO webhook_events (id, organization_id, check_id, kind, body, url)
+       SELECT $9, o.id, $1, 'eligibility.completed', $4, o.webhook_url FROM organizations o, done
+        WHERE o.id = $10 AND o.webhook_url IS NOT NULL
+          AND (o.webhook_event_types IS NULL OR 'eligibility.completed' = ANY (o.webhook_event_types))
+       ON CONFLICT (check_id, kind) DO NOTHING
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM done)::int AS finished,
+            (SELECT count(*) FROM event)::int AS events,
+            (SELECT count(CASE WHEN $11::text IS NOT NULL THEN pg_notify($11, '') END) FROM event)::int AS notified,
+            p.id AS "previousId", p.result AS "previousResult", p.completed_at AS "previousCompletedAt"
+       FROM (SELECT 1) one
+       LEFT JOIN LATERAL (
+         SELECT id, result, completed_at FROM checks
+          WHERE $12::text IS NOT NULL AND organization_id = $10 AND patient_key = $12
+            AND status = 'COMPLETED' AND reused_from IS NULL AND result IS NOT NULL AND purged_at IS NULL
+            AND completed_at <= (SELECT completed_at FROM done) AND id <> $1
+          ORDER BY completed_at DESC LIMIT 1) p ON true`,
     [
       done.id,
       done.workerId,
@@ -46,16 +92,17 @@ export async function finishClaimedCheck(tx: Queryable, done: CheckCompletion): 
       done.patientKey ?? null,
       done.reuseKey ?? null,
       done.reusedFrom ?? null,
+      done.eventId,
+      done.organizationId,
+      options.notify ?? null,
+      options.previousOf ?? null,
     ],
   );
-  if (rowCount !== 1) return false;
-  await insertOutboxEvent(tx, {
-    id: done.eventId,
-    organizationId: done.organizationId,
-    kind: 'eligibility.completed',
-    subject: 'check_id',
-    subjectId: done.id,
-    body: done.body,
-  });
-  return true;
+  const row = rows[0]!;
+  if (row.finished !== 1) return false;
+  const previous =
+    row.previousId && row.previousResult && row.previousCompletedAt
+      ? { id: row.previousId, result: row.previousResult, completedAt: row.previousCompletedAt }
+      : undefined;
+  return { events: row.events, ...(previous ? { previous } : {}) };
 }

@@ -23,38 +23,44 @@ export type DeliveryAttempt = Pick<
   | 'responseSnippet'
 >;
 
-/** Returns false (and writes nothing) when this dispatcher no longer holds the event. */
+/**
+ * Returns false (and writes nothing) when this dispatcher no longer holds the event. One statement (its own
+ * transaction): the event's update and the attempt's row commit together, in one round trip.
+ */
 export async function recordDeliveryAttempt(
-  tx: Queryable,
+  db: Queryable,
   lease: { eventId: string; dispatcherId: string },
   state: DeliveryState,
   nextDelayMs: number | null,
   attempt: DeliveryAttempt,
 ): Promise<boolean> {
-  const { rows } = await tx.query<Pick<AttemptRow, 'nextAttemptAt'>>(
-    `UPDATE webhook_events
-        SET state = $3, locked_until = NULL, locked_by = NULL,
-            next_attempt_at = CASE WHEN $4::bigint IS NULL THEN next_attempt_at ELSE now() + $4 * interval '1 millisecond' END,
-            delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END
-      WHERE id = $1 AND locked_by = $2
-      RETURNING CASE WHEN state = 'pending' THEN next_attempt_at END AS "nextAttemptAt"`,
-    [lease.eventId, lease.dispatcherId, state, nextDelayMs],
-  );
-  if (!rows.length) return false;
-  await tx.query(
-    `INSERT INTO webhook_attempts (id, event_id, attempt_number, started_at, outcome, response_status, latency_ms, error, next_attempt_at, response_snippet)
-     VALUES ($1, $2, $3, now() - $6 * interval '1 millisecond', $4, $5, $6, $7, $8, $9)`,
+  const { rows } = await db.query<{ recorded: number }>(
+    `WITH event AS (
+       UPDATE webhook_events
+          SET state = $3, locked_until = NULL, locked_by = NULL,
+              next_attempt_at = CASE WHEN $4::bigint IS NULL THEN next_attempt_at ELSE now() + $4 * interval '1 millisecond' END,
+              delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END
+        WHERE id = $1 AND locked_by = $2
+        RETURNING CASE WHEN state = 'pending' THEN next_attempt_at END AS next_attempt_at
+     ), attempt AS (
+       INSERT INTO webhook_attempts (id, event_id, attempt_number, started_at, outcome, response_status, latency_ms, error, next_attempt_at, response_snippet)
+       SELECT $5, $1, $6, now() - $9 * interval '1 millisecond', $7, $8, $9, $10, event.next_attempt_at, $11 FROM event
+       RETURNING 1
+     )
+     SELECT count(*)::int AS recorded FROM attempt`,
     [
+      lease.eventId,
+      lease.dispatcherId,
+      state,
+      nextDelayMs,
       attempt.id,
-      attempt.eventId,
       attempt.attemptNumber,
       attempt.outcome,
       attempt.responseStatus,
       attempt.latencyMs,
       attempt.error,
-      rows[0]!.nextAttemptAt,
       attempt.responseSnippet,
     ],
   );
-  return true;
+  return rows[0]?.recorded === 1;
 }
