@@ -105,7 +105,9 @@ function topCosts(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas
   const self = new Map<string, number>();
   profile.samples.forEach((id, i) => {
     const frame = byNode.get(id)!.callFrame;
-    const file = frame.url.replace(/^.*\/(node_modules\/)?/, (m) => (m.includes('node_modules') ? 'nm:' : ''));
+    const file = frame.url.replace(/^.*\/(node_modules\/)?/, (m) =>
+      m.includes('node_modules') ? 'nm:' : '',
+    );
     const key = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
     self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
@@ -165,7 +167,9 @@ export async function run(): Promise<void> {
     );
     if (STORE === 'postgres') {
       const total = [...statements.values()].reduce((a, b) => a + b, 0);
-      console.log(`bench/check-profile ${label}: ${(total / CHECKS).toFixed(2)} statements per check, by kind:`);
+      console.log(
+        `bench/check-profile ${label}: ${(total / CHECKS).toFixed(2)} statements per check, by kind:`,
+      );
       for (const [text, n] of [...statements.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
         console.log(`${(n / CHECKS).toFixed(2).padStart(8)}  ${text}`);
       }
