@@ -83,13 +83,14 @@ export async function compareWithPrevious(
     id: string;
     organizationId: string;
     tradingPartnerServiceId: string;
-    body: string;
+    /** The finished body as an object. */
+    response: EligibilityCheckResponse;
   },
   previous: PreviousCheck | undefined,
 ): Promise<number> {
   if (!previous) return 0;
   const before = JSON.parse(previous.result) as EligibilityCheckResponse;
-  const after = JSON.parse(check.body) as EligibilityCheckResponse;
+  const after = check.response;
   const changes = coverageChanges(before, after);
   if (!changes.length) return 0;
   await recordCoverageChanges(tx, check.id, previous.id, changes);

@@ -22,6 +22,8 @@ export type FinishInput = Omit<CheckCompletion, 'eventId'> & {
   batchId?: string | null;
   /** Its payer (named in a `coverage.changed` event). */
   tradingPartnerServiceId?: string;
+  /** The object `body` was serialized from, when the caller has it: read instead of parsing the body. */
+  response?: EligibilityCheckResponse;
 };
 
 /** What finishing a check recorded: false when this worker no longer held it. */
@@ -35,7 +37,7 @@ export type FinishResult = false | { coverageChanges: number };
  * line, each with the one before it, never several with the same one.
  */
 export async function finishCheck(db: Db, input: FinishInput): Promise<FinishResult> {
-  const { batchId, tradingPartnerServiceId, ...completion } = input;
+  const { batchId, tradingPartnerServiceId, response, ...completion } = input;
   const patientKey = input.status === 'COMPLETED' && !input.reusedFrom ? input.patientKey : undefined;
   const done = { ...completion, eventId: uuidv7() };
   // The common case, a single check with no patient history to compare: one statement, no transaction.
@@ -56,7 +58,12 @@ export async function finishCheck(db: Db, input: FinishInput): Promise<FinishRes
       patientKey && tradingPartnerServiceId
         ? await compareWithPrevious(
             tx,
-            { id: input.id, organizationId: input.organizationId, tradingPartnerServiceId, body: input.body },
+            {
+              id: input.id,
+              organizationId: input.organizationId,
+              tradingPartnerServiceId,
+              response: response ?? (JSON.parse(input.body) as EligibilityCheckResponse),
+            },
             finished.previous,
           )
         : 0;
@@ -78,7 +85,7 @@ async function countBatchItem(
   const closed = await countBatchItemFinished(tx, {
     batchId,
     status: input.status,
-    verdict: verdictStatus(input.body),
+    verdict: verdictStatus(input.response ?? (JSON.parse(input.body) as EligibilityCheckResponse)),
   });
   if (!closed) return 0;
   const body = batchCompletedBody(batchSummary(closed));
@@ -87,7 +94,6 @@ async function countBatchItem(
 }
 
 /** The verdict's status of a finished body (the body carries it; an older shape is judged on read). */
-function verdictStatus(body: string): string | undefined {
-  const parsed = JSON.parse(body) as EligibilityCheckResponse;
+function verdictStatus(parsed: EligibilityCheckResponse): string | undefined {
   return (parsed.verdict ?? verdictOf(parsed))?.status;
 }

@@ -52,8 +52,19 @@ function requestSubscriber(request: EligibilityCheckRequest) {
 
 /** The stored body: the verdict, read off the finished body, right after the status. */
 function serialize(body: EligibilityCheckResponse): string {
+  return served(body).body;
+}
+
+/** A finished body as stored and served, and the object it was serialized from (read without parsing). */
+export interface ServedBody {
+  body: string;
+  response: EligibilityCheckResponse;
+}
+
+function served(body: EligibilityCheckResponse): ServedBody {
   const { id, status, ...rest } = body;
-  return JSON.stringify({ id, status, verdict: verdictOf(body), ...rest });
+  const response = { id, status, verdict: verdictOf(body), ...rest };
+  return { body: JSON.stringify(response), response };
 }
 
 export function failedBody(
@@ -91,7 +102,7 @@ export function completedBody(
   parsed: Eligibility271,
   interpretation: Interpretation,
   x12: string,
-): string {
+): ServedBody {
   const provider = { ...ctx.request.provider, ...parsed.provider };
   const body: EligibilityCheckResponse = {
     id: ctx.id,
@@ -120,5 +131,5 @@ export function completedBody(
     body.warnings = [...(body.warnings ?? []), repaired.warning];
     body.requestCorrections = repaired.requestCorrections;
   }
-  return serialize(body);
+  return served(body);
 }

@@ -15,6 +15,7 @@
  * are refunded, so the lost-claim allowance still tells a poisoned check from a payer that is down, and
  * their delay grows with the time already waited (up to BATCH_RETRY_MAX_DELAY_MS).
  */
+import type { EligibilityCheckResponse } from '../contract/check-response.ts';
 import type { PermitResult } from '../payers/guard.ts';
 import type { CheckOutcome } from './process-check.ts';
 
@@ -67,7 +68,14 @@ export type Attempt =
 export type ServiceFailureCode = 'SH02' | 'SH03';
 
 export type Decision =
-  | { kind: 'finish'; status: 'COMPLETED' | 'FAILED'; body: string; outcomeCode: string }
+  | {
+      kind: 'finish';
+      status: 'COMPLETED' | 'FAILED';
+      body: string;
+      outcomeCode: string;
+      /** The object `body` was serialized from, when the worker built it (not for a reused answer). */
+      response?: EligibilityCheckResponse;
+    }
   /** Fail with a service error; the worker writes the body (it knows the request and the payer). */
   | { kind: 'fail'; code: ServiceFailureCode; outcomeCode: string; detail: string }
   /** Try again after `delayMs`; `refunded` when the payer was not asked, so the wait costs no attempt. */
@@ -210,7 +218,8 @@ function batchRetryOrFail(
 }
 
 function withoutKind(outcome: Extract<CheckOutcome, { kind: 'finished' }>) {
-  return { status: outcome.status, body: outcome.body, outcomeCode: outcome.outcomeCode };
+  const { status, body, outcomeCode, response } = outcome;
+  return { status, body, outcomeCode, ...(response ? { response } : {}) };
 }
 
 /** How the payer's slot is given back, from what the attempt came to. */

@@ -371,6 +371,7 @@ export class CheckWorker {
       patientKey: history?.patientKey,
       reuseKey: history?.reuseKey,
       reusedFrom: history?.reusedFrom,
+      ...('response' in done && done.response ? { response: done.response } : {}),
     });
     const durationMs = Date.now() - started;
     if (!recorded) {
@@ -397,7 +398,8 @@ export class CheckWorker {
     // The answer's own record of the connection that answered (after a failover, not the first one).
     const answered =
       done.status === 'COMPLETED' && !history?.reusedFrom && this.opts.onFinished
-        ? (JSON.parse(done.body) as { meta?: { connection?: string } })
+        ? (('response' in done ? done.response : undefined) ??
+          (JSON.parse(done.body) as { meta?: { connection?: string } }))
         : undefined;
     this.opts.onFinished?.({
       tradingPartnerServiceId: row.tradingPartnerServiceId,

@@ -15,6 +15,7 @@ import { type CheckContext, completedBody, failedBody, serviceFailure } from '..
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type {
   EligibilityCheckError,
+  EligibilityCheckResponse,
   EligibilityMeta,
   RequestCorrection,
   Warning,
@@ -41,7 +42,14 @@ import {
 import { rejectionError } from './rejection-error.ts';
 
 export type CheckOutcome =
-  | { kind: 'finished'; status: 'COMPLETED' | 'FAILED'; body: string; outcomeCode: string }
+  | {
+      kind: 'finished';
+      status: 'COMPLETED' | 'FAILED';
+      body: string;
+      outcomeCode: string;
+      /** The object `body` was serialized from (a completed answer), for readers that need no copy. */
+      response?: EligibilityCheckResponse;
+    }
   | {
       kind: 'transient';
       reason: string;
@@ -286,12 +294,8 @@ function readAnswers(answers: InquiryAnswer[], requested: string[], ctx: CheckCo
     asOf: ctx.request.encounter?.dateOfService ?? new Date().toISOString().slice(0, 10).replaceAll('-', ''),
   });
   const x12 = joinInterchanges(answers.map((a) => a.x12));
-  return {
-    kind: 'finished',
-    status: 'COMPLETED',
-    body: completedBody(ctx, parsed, interpretation, x12),
-    outcomeCode: 'COMPLETED',
-  };
+  const { body, response } = completedBody(ctx, parsed, interpretation, x12);
+  return { kind: 'finished', status: 'COMPLETED', body, response, outcomeCode: 'COMPLETED' };
 }
 
 /** The same AAA from several inquiries (a member id every 271 refuses) is reported once. */
