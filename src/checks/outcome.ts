@@ -107,6 +107,7 @@ export function completedBody(
     planCoverage: parsed.planCoverage,
     providerNetwork: parsed.providerNetwork,
     benefits: interpretation.benefits,
+    ...(interpretation.otherCoverage ? { otherCoverage: interpretation.otherCoverage } : {}),
     additionalNotes: null,
     warnings: [...parsed.warnings, ...interpretation.warnings],
     benefitsInformation: parsed.benefitsInformation,
