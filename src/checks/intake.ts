@@ -17,13 +17,14 @@
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { RequestCorrection } from '../contract/check-response.ts';
 import type { PayerEntry } from '../payers/connector.ts';
+import { mbiProblem } from './member-id-format.ts';
 import { type FieldProblem, validateCheckRequest } from './request.ts';
 import { repairCheckRequest } from './request-repair.ts';
 
 /** What the intake reads of a directory entry. */
 export type IntakePayer = Pick<
   PayerEntry,
-  'tradingPartnerServiceId' | 'keepMemberIdSeparators' | 'eligibility' | 'enrollment'
+  'tradingPartnerServiceId' | 'keepMemberIdSeparators' | 'eligibility' | 'enrollment' | 'memberIdFormat'
 > & { payerName?: string };
 
 /** What the intake asks of the payer directory (`PayerDirectory` has it). */
@@ -90,15 +91,29 @@ function payerProblems(payer: IntakePayer): FieldProblem[] {
   return [];
 }
 
+/**
+ * A payer whose member ids are MBIs (`memberIdFormat: "mbi"`) would answer any other id with AAA 72: such an
+ * id is refused here, with what an MBI looks like (member-id-format.ts). Only once the id is otherwise valid.
+ */
+function memberIdProblems(payer: IntakePayer, body: unknown, problems: FieldProblem[]): FieldProblem[] {
+  if (payer.memberIdFormat !== 'mbi') return [];
+  const field = 'subscriber.memberId';
+  if (problems.some((p) => p.field === field)) return [];
+  const sub = isRecord(body) && isRecord(body.subscriber) ? body.subscriber : undefined;
+  const problem = typeof sub?.memberId === 'string' ? mbiProblem(sub.memberId) : undefined;
+  return problem ? [{ field, problem }] : [];
+}
+
 /** A submit body taken in: the request to store, or every problem with it. */
 export function takeIn(body: unknown, options: IntakeOptions = {}): Intake {
   const sentId = sentPayerId(body);
   const payer = sentId ? options.payers?.resolvePayer(sentId) : undefined;
   const repaired = repairCheckRequest(body, {
     keepMemberIdSeparators: payer?.keepMemberIdSeparators === true,
+    ...(payer?.memberIdFormat ? { memberIdFormat: payer.memberIdFormat } : {}),
   });
   const problems = validateCheckRequest(repaired.body, options.now);
-  if (payer) problems.push(...payerProblems(payer));
+  if (payer) problems.push(...memberIdProblems(payer, repaired.body, problems), ...payerProblems(payer));
   if (problems.length) return { ok: false, problems };
   const { reuseWithinHours, ...asked } = repaired.body as EligibilityCheckRequest;
   const request =

@@ -337,7 +337,7 @@ export const RequestCorrection = Type.Object(
   {
     field: Str('JSON path of the corrected request field, e.g. `subscriber.lastName`.'),
     code: Str(
-      'What kind of repair: `NAME_DIACRITICS_FOLDED`, `NAME_PUNCTUATION_REMOVED`, `NAME_SPACES_REMOVED`, `NAME_SUFFIX_MOVED`, `MEMBER_ID_SEPARATORS_REMOVED`, `DATE_REFORMATTED` or `TRIMMED_TO_MAX_LENGTH` (docs/errors.md).',
+      'What kind of repair: `NAME_DIACRITICS_FOLDED`, `NAME_PUNCTUATION_REMOVED`, `NAME_SPACES_REMOVED`, `NAME_SUFFIX_MOVED`, `MEMBER_ID_SEPARATORS_REMOVED`, `MEMBER_ID_UPPERCASED`, `DATE_REFORMATTED` or `TRIMMED_TO_MAX_LENGTH` (docs/errors.md).',
     ),
     description: Str('What was done, in words; never the value.'),
   },
