@@ -95,7 +95,7 @@ export function thisPlanOf(rows: readonly BenefitsInformation[]): ThisPlan {
   return { insuranceTypes };
 }
 
-/** Rules 1-6 of docs/benefit-rules.md section 8, first that speaks. */
+/** The order rules 1-7 of docs/benefit-rules.md section 8: the first that speaks decides. */
 function orderOf(
   entities: readonly BenefitsRelatedEntity[],
   row: BenefitsInformation,
