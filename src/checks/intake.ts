@@ -6,7 +6,9 @@
  * 1. the payer it names is looked up in the directory (an id or an alias);
  * 2. the body is repaired where a payer would refuse what a person plainly meant (request-repair.ts), with
  *    that payer's member-id rule, so a repairable value (a date written 1980-01-15) is accepted;
- * 3. it is validated (request.ts: every problem at once, the same messages everywhere);
+ * 3. it is validated (request.ts: every problem at once, the same messages everywhere), and against what the
+ *    payer's directory entry declares (no eligibility inquiries, enrollment not done, member ids that are
+ *    MBIs: member-id-format.ts);
  * 4. the submit's `reuseWithinHours` is set apart: it says how the check may be answered, not what the
  *    payer is asked;
  * 5. the payer's canonical id replaces an alias, so the worker, the metrics and the status answer all name
