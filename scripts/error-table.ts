@@ -3,7 +3,12 @@
 // with --write put in place (npm run docs:errors). test/docs.test.ts holds the file equal to this text.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { ERROR_CATALOG, type ErrorGuidance, UNKNOWN_CODE_RESOLUTIONS } from '../src/checks/error-catalog.ts';
+import {
+  ERROR_CATALOG,
+  type ErrorGuidance,
+  MBI_RESOLUTIONS,
+  UNKNOWN_CODE_RESOLUTIONS,
+} from '../src/checks/error-catalog.ts';
 import {
   CORRECTION_DESCRIPTIONS,
   type CorrectionCode,
@@ -99,6 +104,13 @@ export function errorsDoc(): string {
     '',
     `A code outside this list (a payer’s own, e.g. \`RC\`) is reported as sent, with: ${UNKNOWN_CODE_RESOLUTIONS}`,
     '',
+    '### Medicare Beneficiary Identifiers',
+    '',
+    'A payer whose directory entry says `"memberIdFormat": "mbi"` ([payers.md](payers.md)) takes Medicare',
+    'Beneficiary Identifiers only. A submit with a member id that is not a well-formed MBI is refused with a 400 that',
+    'says what an MBI looks like (one shaped like a Social Security number is told Medicare no longer accepts it), and',
+    `an AAA 72 from such a payer carries these resolutions instead of the row above: ${cell(MBI_RESOLUTIONS)}`,
+    '',
     '## Request repair',
     '',
     'Before a check is validated and stored, the service repairs what payers reject but a person plainly meant, so',
@@ -136,6 +148,7 @@ const CORRECTION_FIELDS: Readonly<Record<CorrectionCode, string>> = {
   NAME_SUFFIX_MOVED: '`subscriber.lastName` (to `subscriber.suffix`)',
   MEMBER_ID_SEPARATORS_REMOVED:
     '`subscriber.memberId` (spaces and dashes; with `keepMemberIdSeparators` in the payer directory, only spaces at the ends)',
+  MEMBER_ID_UPPERCASED: '`subscriber.memberId`, for a payer whose `memberIdFormat` is `mbi` only',
   DATE_REFORMATTED: '`subscriber.dateOfBirth`, `encounter.dateOfService`',
   TRIMMED_TO_MAX_LENGTH: `${NAMES}, \`provider.organizationName\``,
 };

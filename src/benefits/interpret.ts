@@ -12,10 +12,12 @@
  *   entry.ts         one product's entry
  *   confidence.ts    scoring table and check-level summary
  *   warnings.ts      warning codes
+ *   other-coverage.ts  EB*R rows → otherCoverage and its order (coordination of benefits)
  */
 import { type BenefitEntry, PRODUCT_SERVICE_TYPES } from '../contract/check-response.ts';
 import { PENALTIES, round2, summarise } from './confidence.ts';
 import { type BuiltEntry, buildEntry, type PlanState } from './entry.ts';
+import { otherCoverageWarning, readOtherCoverage } from './other-coverage.ts';
 import { ACTIVE_CODES, type BenefitRow, INACTIVE_CODES, readRow, USABLE_CODES } from './rows.ts';
 import { normaliseDate, PART_A, type SetAsideRow, setAsideByProduct, stalePeriods } from './scope.ts';
 import { pushTo, rowsByProduct } from './select.ts';
@@ -65,7 +67,19 @@ function sameTypeContradiction(rows: BenefitRow[]): boolean {
   return false;
 }
 
+/**
+ * The entries, then the other coverage: reported whatever the plan status (an inactive plan's 271 may still
+ * name the payer that now covers the patient), with its warning last.
+ */
 export function interpretBenefits(input: InterpretInput): Interpretation {
+  const interpretation = interpretEntries(input);
+  const otherCoverage = readOtherCoverage(input.benefitsInformation);
+  const warning = otherCoverageWarning(otherCoverage);
+  if (!warning) return interpretation;
+  return { ...interpretation, warnings: [...interpretation.warnings, warning], otherCoverage };
+}
+
+function interpretEntries(input: InterpretInput): Interpretation {
   const eb = input.benefitsInformation;
   const rows: BenefitRow[] = [];
   for (let k = 0; k < eb.length; k++) rows.push(readRow(eb[k]!, k));

@@ -2,6 +2,7 @@ import type {
   BenefitEntry,
   BenefitsInformation,
   CheckConfidence,
+  OtherCoverage,
   Warning,
 } from '../contract/check-response.ts';
 
@@ -25,6 +26,8 @@ export interface Interpretation {
   confidence: CheckConfidence;
   /** e.g. PLAN_INACTIVE, SERVICE_TYPE_FALLBACK; codes documented in docs/benefit-rules.md. */
   warnings: Warning[];
+  /** The other coverage the 271 reports (EB*R rows), with its order; absent when it reports none. */
+  otherCoverage?: OtherCoverage[];
 }
 
 export type InterpretBenefits = (input: InterpretInput) => Interpretation;

@@ -17,6 +17,7 @@ const BENEFIT_WARNING_CODES = [
   'CONFLICTING_VALUES',
   'NO_COST_SHARING',
   'OUT_OF_NETWORK_ONLY',
+  'OTHER_COVERAGE',
 ] as const;
 export type BenefitWarningCode = (typeof BENEFIT_WARNING_CODES)[number];
 

@@ -349,11 +349,30 @@ export function requestFieldOf(code: string): string | undefined {
   return ERROR_CATALOG.get(code)?.requestField;
 }
 
+/** AAA 72 from a payer that takes Medicare Beneficiary Identifiers (`memberIdFormat: "mbi"`). */
+export const MBI_RESOLUTIONS = [
+  'This payer takes Medicare Beneficiary Identifiers (MBI): use the 11-character MBI on the patient’s current red, white and blue Medicare card, e.g. 1EG4-TE5-MK73, not the old card’s number built on the Social Security number (Medicare stopped accepting it in 2020).',
+  'Check each character: MBIs never use the letters S, L, O, I, B or Z, so a 0 or 1 read as O or I is a common typo.',
+  'If the patient has no new card or cannot find it, the MBI is in their Medicare account (medicare.gov) or can be looked up through the Medicare Administrative Contractor’s provider portal.',
+  'A Medicare Advantage plan member is checked with that plan, under its own member id.',
+].join('\n');
+
+/** What a check's errors are read against: the payer's declared member id format, when it has one. */
+export interface GuidanceContext {
+  memberIdFormat?: 'mbi';
+}
+
 /**
  * An error as a check carries it: what the payer or the service said, with the table's follow-up action
- * (where none was said) and possible resolutions (where none were written for this occurrence).
+ * (where none was said) and possible resolutions (where none were written for this occurrence). An AAA 72
+ * from an MBI payer says what an MBI is, in place of the general member id advice.
  */
-export function withGuidance(error: EligibilityCheckError): EligibilityCheckError {
+export function withGuidance(
+  error: EligibilityCheckError,
+  context: GuidanceContext = {},
+): EligibilityCheckError {
+  if (error.code === '72' && context.memberIdFormat === 'mbi' && error.possibleResolutions === undefined)
+    return withGuidance({ ...error, possibleResolutions: MBI_RESOLUTIONS });
   const guidance = ERROR_CATALOG.get(error.code);
   const followupAction = error.followupAction ?? guidance?.followupAction;
   return {

@@ -6,7 +6,9 @@
  * 1. the payer it names is looked up in the directory (an id or an alias);
  * 2. the body is repaired where a payer would refuse what a person plainly meant (request-repair.ts), with
  *    that payer's member-id rule, so a repairable value (a date written 1980-01-15) is accepted;
- * 3. it is validated (request.ts: every problem at once, the same messages everywhere);
+ * 3. it is validated (request.ts: every problem at once, the same messages everywhere), and against what the
+ *    payer's directory entry declares (no eligibility inquiries, enrollment not done, member ids that are
+ *    MBIs: member-id-format.ts);
  * 4. the submit's `reuseWithinHours` is set apart: it says how the check may be answered, not what the
  *    payer is asked;
  * 5. the payer's canonical id replaces an alias, so the worker, the metrics and the status answer all name
@@ -17,13 +19,19 @@
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { RequestCorrection } from '../contract/check-response.ts';
 import type { PayerEntry } from '../payers/connector.ts';
+import { mbiProblem } from './member-id-format.ts';
 import { type FieldProblem, validateCheckRequest } from './request.ts';
 import { repairCheckRequest } from './request-repair.ts';
 
 /** What the intake reads of a directory entry. */
 export type IntakePayer = Pick<
   PayerEntry,
-  'tradingPartnerServiceId' | 'keepMemberIdSeparators' | 'eligibility' | 'enrollment' | 'connections'
+  | 'tradingPartnerServiceId'
+  | 'keepMemberIdSeparators'
+  | 'eligibility'
+  | 'enrollment'
+  | 'connections'
+  | 'memberIdFormat'
 > & { payerName?: string };
 
 /** What the intake asks of the payer directory (`PayerDirectory` has it). */
@@ -95,15 +103,29 @@ function payerProblems(payer: IntakePayer): FieldProblem[] {
   return [];
 }
 
+/**
+ * A payer whose member ids are MBIs (`memberIdFormat: "mbi"`) would answer any other id with AAA 72: such an
+ * id is refused here, with what an MBI looks like (member-id-format.ts). Only once the id is otherwise valid.
+ */
+function memberIdProblems(payer: IntakePayer, body: unknown, problems: FieldProblem[]): FieldProblem[] {
+  if (payer.memberIdFormat !== 'mbi') return [];
+  const field = 'subscriber.memberId';
+  if (problems.some((p) => p.field === field)) return [];
+  const sub = isRecord(body) && isRecord(body.subscriber) ? body.subscriber : undefined;
+  const problem = typeof sub?.memberId === 'string' ? mbiProblem(sub.memberId) : undefined;
+  return problem ? [{ field, problem }] : [];
+}
+
 /** A submit body taken in: the request to store, or every problem with it. */
 export function takeIn(body: unknown, options: IntakeOptions = {}): Intake {
   const sentId = sentPayerId(body);
   const payer = sentId ? options.payers?.resolvePayer(sentId) : undefined;
   const repaired = repairCheckRequest(body, {
     keepMemberIdSeparators: payer?.keepMemberIdSeparators === true,
+    ...(payer?.memberIdFormat ? { memberIdFormat: payer.memberIdFormat } : {}),
   });
   const problems = validateCheckRequest(repaired.body, options.now);
-  if (payer) problems.push(...payerProblems(payer));
+  if (payer) problems.push(...memberIdProblems(payer, repaired.body, problems), ...payerProblems(payer));
   if (problems.length) return { ok: false, problems };
   const { reuseWithinHours, ...asked } = repaired.body as EligibilityCheckRequest;
   const request =

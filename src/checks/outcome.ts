@@ -14,7 +14,7 @@ import type {
   ResponseDependent,
 } from '../contract/check-response.ts';
 import type { Eligibility271 } from '../x12/types.ts';
-import { serviceError, withGuidance } from './error-catalog.ts';
+import { type GuidanceContext, serviceError, withGuidance } from './error-catalog.ts';
 import { requestCorrectedWarning } from './request-repair.ts';
 import { verdictOf } from './verdict.ts';
 
@@ -27,6 +27,8 @@ export interface CheckContext {
   meta: EligibilityMeta;
   /** The repairs made to the request at submission (checks/request-repair.ts), repeated on the result. */
   requestCorrections?: readonly RequestCorrection[] | null;
+  /** The payer's member id format (directory `memberIdFormat`): an AAA 72 from an MBI payer says what an MBI is. */
+  memberIdFormat?: 'mbi';
 }
 
 /** `requestCorrections` and its warning, for a check whose request was repaired; nothing otherwise. */
@@ -41,8 +43,17 @@ function corrections(ctx: CheckContext) {
 }
 
 /** Dependents' `aaaErrors` carry the same guidance as the check's own errors. */
-function guidedDependents(dependents: ResponseDependent[] | undefined): ResponseDependent[] | undefined {
-  return dependents?.map((d) => (d.aaaErrors ? { ...d, aaaErrors: d.aaaErrors.map(withGuidance) } : d));
+function guidedDependents(
+  dependents: ResponseDependent[] | undefined,
+  context: GuidanceContext,
+): ResponseDependent[] | undefined {
+  return dependents?.map((d) =>
+    d.aaaErrors ? { ...d, aaaErrors: d.aaaErrors.map((e) => withGuidance(e, context)) } : d,
+  );
+}
+
+function guidanceOf(ctx: CheckContext): GuidanceContext {
+  return ctx.memberIdFormat ? { memberIdFormat: ctx.memberIdFormat } : {};
 }
 
 function requestSubscriber(request: EligibilityCheckRequest) {
@@ -81,7 +92,7 @@ export function failedBody(
     },
     subscriber: requestSubscriber(ctx.request),
     tradingPartnerServiceId: ctx.request.tradingPartnerServiceId,
-    errors: errors.map(withGuidance),
+    errors: errors.map((e) => withGuidance(e, guidanceOf(ctx))),
   };
   const repaired = corrections(ctx);
   if (repaired) {
@@ -110,7 +121,7 @@ export function completedBody(
     provider,
     payer: { ...ctx.payer, ...parsed.payer },
     subscriber: { ...requestSubscriber(ctx.request), ...parsed.subscriber },
-    dependents: guidedDependents(parsed.dependents),
+    dependents: guidedDependents(parsed.dependents, guidanceOf(ctx)),
     tradingPartnerServiceId: ctx.request.tradingPartnerServiceId,
     planInformation: parsed.planInformation,
     planDateInformation: parsed.planDateInformation,
@@ -118,6 +129,7 @@ export function completedBody(
     planCoverage: parsed.planCoverage,
     providerNetwork: parsed.providerNetwork,
     benefits: interpretation.benefits,
+    ...(interpretation.otherCoverage ? { otherCoverage: interpretation.otherCoverage } : {}),
     additionalNotes: null,
     warnings: [...parsed.warnings, ...interpretation.warnings],
     benefitsInformation: parsed.benefitsInformation,

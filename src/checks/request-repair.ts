@@ -16,12 +16,19 @@ export type CorrectionCode =
   | 'NAME_SPACES_REMOVED'
   | 'NAME_SUFFIX_MOVED'
   | 'MEMBER_ID_SEPARATORS_REMOVED'
+  | 'MEMBER_ID_UPPERCASED'
   | 'DATE_REFORMATTED'
   | 'TRIMMED_TO_MAX_LENGTH';
 
 export interface RepairOptions {
   /** The payer's member ids contain spaces or dashes (payer directory `keepMemberIdSeparators`). */
   keepMemberIdSeparators?: boolean;
+  /**
+   * `mbi`: the payer's member ids are Medicare Beneficiary Identifiers (payer directory `memberIdFormat`),
+   * which have no separators and are written in capitals: separators go whatever `keepMemberIdSeparators`
+   * says, and lower-case letters are written as capitals.
+   */
+  memberIdFormat?: 'mbi';
 }
 
 export interface RepairedRequest {
@@ -76,6 +83,8 @@ export const CORRECTION_DESCRIPTIONS: Readonly<Record<CorrectionCode, string>> =
   NAME_SUFFIX_MOVED:
     'A generational suffix (JR, SR, II, III or IV) was moved from the last name to subscriber.suffix, which the 270 sends in NM107 (CAQH CORE rule 258).',
   MEMBER_ID_SEPARATORS_REMOVED: 'Spaces and dashes were removed from the member id.',
+  MEMBER_ID_UPPERCASED:
+    'The member id was written in capitals: the payer takes Medicare Beneficiary Identifiers, whose letters are capitals.',
   DATE_REFORMATTED: 'A date written YYYY-MM-DD was rewritten as YYYYMMDD.',
   TRIMMED_TO_MAX_LENGTH: 'The value was cut to the longest the 270 element allows',
 };
@@ -113,10 +122,16 @@ export function repairCheckRequest(body: unknown, options: RepairOptions = {}): 
   }
   const memberId = read('subscriber')?.memberId;
   if (typeof memberId === 'string') {
-    const repaired = options.keepMemberIdSeparators ? memberId.trim() : memberId.replace(/[\s-]+/gu, '');
+    const mbi = options.memberIdFormat === 'mbi';
+    const keep = options.keepMemberIdSeparators && !mbi;
+    const repaired = keep ? memberId.trim() : memberId.replace(/[\s-]+/gu, '');
     if (repaired && repaired !== memberId) {
       write('subscriber', 'memberId', repaired);
       note('subscriber.memberId', 'MEMBER_ID_SEPARATORS_REMOVED');
+    }
+    if (mbi && repaired && repaired !== repaired.toUpperCase()) {
+      write('subscriber', 'memberId', repaired.toUpperCase());
+      note('subscriber.memberId', 'MEMBER_ID_UPPERCASED');
     }
   }
   for (const [part, key] of [

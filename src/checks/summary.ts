@@ -8,6 +8,7 @@ import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import {
   type BenefitEntry,
   type EligibilityCheckResponse,
+  type OtherCoverage,
   PRODUCT_SERVICE_TYPES,
   type Verdict,
 } from '../contract/check-response.ts';
@@ -33,6 +34,8 @@ export interface CheckSummaryText {
   /** Label and value pairs, values never empty. */
   patient: [string, string][];
   plan: [string, string][];
+  /** The other coverage the payer reports (coordination of benefits); only when there is some. */
+  otherCoverage?: SummaryTable;
   /** The seven service types, in the spec's order; only for a COMPLETED check. */
   benefits?: SummaryTable;
   errors: SummaryError[];
@@ -107,6 +110,38 @@ function benefitRow(serviceType: string, b: BenefitEntry | undefined): string[] 
     visits,
     auth,
   ];
+}
+
+const ORDER_TEXT: Readonly<Record<OtherCoverage['order'], string>> = {
+  PRIMARY: 'Primary (pays first)',
+  SECONDARY: 'Secondary (pays after this plan)',
+  TERTIARY: 'Tertiary',
+  UNKNOWN: 'Not stated',
+};
+
+/** The dates of an other coverage, named: `coordinationOfBenefits 2024-01-01`. */
+function coverageDates(dates: Record<string, string> | undefined): string {
+  if (!dates) return NOT_STATED;
+  return Object.entries(dates)
+    .map(([k, v]) => `${k} ${dateText(v)}`)
+    .join('; ');
+}
+
+/** One row per other coverage, the order first: whether this plan pays first is what a front desk needs. */
+export function otherCoverageTable(coverage: readonly OtherCoverage[] | undefined): SummaryTable | undefined {
+  if (!coverage?.length) return undefined;
+  return {
+    columns: ['Order', 'Payer', 'Payer id', 'Insurance type', 'Member id', 'Group', 'Dates'],
+    rows: coverage.map((c) => [
+      ORDER_TEXT[c.order],
+      c.payerName ?? c.planCoverage ?? NOT_STATED,
+      c.payerId ?? NOT_STATED,
+      c.insuranceType ?? c.insuranceTypeCode ?? NOT_STATED,
+      c.memberId ?? NOT_STATED,
+      c.groupNumber ?? NOT_STATED,
+      coverageDates(c.dates),
+    ]),
+  };
 }
 
 /** First, middle and last name, as present ('' when none). */
@@ -190,6 +225,8 @@ export function summarizeCheck(
     })),
     warnings: (body.warnings ?? []).map((w) => `${w.code}: ${w.description}`),
   };
+  const other = otherCoverageTable(body.otherCoverage);
+  if (other) summary.otherCoverage = other;
   if (body.status === 'COMPLETED') {
     const byType = new Map((body.benefits ?? []).map((b) => [b.serviceType as string, b]));
     summary.benefits = {

@@ -6,13 +6,13 @@
  * - FAILED: the check did not get an answer about coverage; the first error says why.
  * - INACTIVE: the payer answered that the plan is not active (EB*6-8 at plan level).
  * - ACTIVE: the payer answered that the plan is active (EB*1-5 at plan level) and the answer has something
- *   for the services checked.
+ *   for the services checked. Other coverage the payer reports is said too: "another payer is primary: …".
  * - UNDETERMINED: the payer answered, but the answer says neither (no plan-level status row), or it says the
  *   plan is active but has no benefits for any service the product reports (warning NO_USABLE_BENEFITS, e.g.
  *   only pharmacy and vision rows): "active" would read as covered for the visit, which nobody can say.
  */
 import { NO_USABLE_BENEFITS } from '../benefits/warnings.ts';
-import type { EligibilityCheckResponse, Verdict } from '../contract/check-response.ts';
+import type { EligibilityCheckResponse, OtherCoverage, Verdict } from '../contract/check-response.ts';
 
 /** The end of a D8 or RD8 date when the value is a range (a single date is when a span began, not ended). */
 function rangeEnd(value: string | undefined): string | undefined {
@@ -35,14 +35,36 @@ function failedVerdict(body: EligibilityCheckResponse): Verdict {
   };
 }
 
+/** "ACME HEALTH (Commercial)": the other payer, or its insurance type when the 271 names no payer. */
+function coverageName(c: OtherCoverage): string {
+  const name = c.payerName ?? c.planCoverage ?? c.insuranceType ?? 'another payer';
+  return c.payerName && c.insuranceType ? `${name} (${c.insuranceType})` : name;
+}
+
+const ORDER_WORDS: Readonly<Record<OtherCoverage['order'], string>> = {
+  PRIMARY: 'primary',
+  SECONDARY: 'secondary',
+  TERTIARY: 'tertiary',
+  UNKNOWN: 'order not stated',
+};
+
+/**
+ * Coordination of benefits in the summary (docs/benefit-rules.md section 8): a payer that pays first
+ * changes what the front desk does, so it is said first; other coverage after it, with its order.
+ */
+function otherCoverageClause(coverage: readonly OtherCoverage[] | undefined): string {
+  if (!coverage?.length) return '';
+  const primary = coverage.filter((c) => c.order === 'PRIMARY');
+  if (primary.length) return `; another payer is primary: ${primary.map(coverageName).join(', ')}`;
+  return `; other coverage: ${coverage.map((c) => `${coverageName(c)}, ${ORDER_WORDS[c.order]}`).join('; ')}`;
+}
+
 function activeVerdict(body: EligibilityCheckResponse): Verdict {
   const plan = body.planInformation?.planName ?? body.planCoverage;
   const network = body.providerNetwork?.status;
   const parts = [plan, network?.toLowerCase()].filter((p): p is string => Boolean(p));
-  return {
-    status: 'ACTIVE',
-    summary: parts.length ? `Coverage active: ${parts.join(', ')}` : 'Coverage active',
-  };
+  const summary = parts.length ? `Coverage active: ${parts.join(', ')}` : 'Coverage active';
+  return { status: 'ACTIVE', summary: `${summary}${otherCoverageClause(body.otherCoverage)}` };
 }
 
 function inactiveVerdict(body: EligibilityCheckResponse): Verdict {

@@ -1,5 +1,5 @@
 /**
- * `elig check --wait` for people: the verdict as a banner, the patient and plan, the benefits table with
+ * `elig check --wait` for people: the verdict as a banner, the patient and plan, other coverage, the benefits table with
  * the seven service types, and each error with what to do (src/checks/summary.ts decides the words).
  * Colour only on a terminal that wants it; otherwise plain text (no ANSI codes).
  */
@@ -38,6 +38,7 @@ export function renderCheckSummary(s: CheckSummaryText, options: { colour: boole
   }
   if (s.patient.length) lines.push('', bold('Patient'), ...pairs(s.patient));
   if (s.plan.length) lines.push('', bold('Plan'), ...pairs(s.plan));
+  if (s.otherCoverage) lines.push('', bold('Other coverage'), ...textTable(s.otherCoverage));
   if (s.benefits) lines.push('', bold('Benefits'), ...textTable(s.benefits));
   if (s.errors.length) {
     lines.push('', bold('Errors'));

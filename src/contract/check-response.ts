@@ -337,7 +337,7 @@ export const RequestCorrection = Type.Object(
   {
     field: Str('JSON path of the corrected request field, e.g. `subscriber.lastName`.'),
     code: Str(
-      'What kind of repair: `NAME_DIACRITICS_FOLDED`, `NAME_PUNCTUATION_REMOVED`, `NAME_SPACES_REMOVED`, `NAME_SUFFIX_MOVED`, `MEMBER_ID_SEPARATORS_REMOVED`, `DATE_REFORMATTED` or `TRIMMED_TO_MAX_LENGTH` (docs/errors.md).',
+      'What kind of repair: `NAME_DIACRITICS_FOLDED`, `NAME_PUNCTUATION_REMOVED`, `NAME_SPACES_REMOVED`, `NAME_SUFFIX_MOVED`, `MEMBER_ID_SEPARATORS_REMOVED`, `MEMBER_ID_UPPERCASED`, `DATE_REFORMATTED` or `TRIMMED_TO_MAX_LENGTH` (docs/errors.md).',
     ),
     description: Str('What was done, in words; never the value.'),
   },
@@ -345,6 +345,49 @@ export const RequestCorrection = Type.Object(
     $id: 'RequestCorrection',
     description:
       'An addition to the spec: one repair the service made to the request before sending it (docs/errors.md "Request repair").',
+  },
+);
+
+export const CoverageOrder = Type.Union(
+  [Type.Literal('PRIMARY'), Type.Literal('SECONDARY'), Type.Literal('TERTIARY'), Type.Literal('UNKNOWN')],
+  {
+    $id: 'CoverageOrder',
+    description:
+      "The other payer's place in the order of payment: PRIMARY pays before this plan, SECONDARY and TERTIARY after it, UNKNOWN when the 271 does not say (docs/benefit-rules.md section 8).",
+  },
+);
+
+export const OtherCoverage = Type.Object(
+  {
+    payerName: OptStr('The other payer or plan, from the 2120C NM1 (PR, PRP, SEP, TTP, P5, GW…).'),
+    payerId: OptStr('Its id (2120C NM109 with NM108 PI, XV, NI, FI, 24 or 46).'),
+    memberId: OptStr(
+      "The member's id with the other payer: 2120C NM1*IL NM109 (MI), else REF 1W, IG, F6 or NQ of the EB*R row.",
+    ),
+    groupNumber: OptStr('REF 6P, else 1L, of the EB*R row.'),
+    insuranceTypeCode: OptStr(
+      'EB04 of the EB*R row, e.g. C1 commercial, 12 Medicare Secondary Working Aged.',
+    ),
+    insuranceType: OptStr(),
+    planCoverage: OptStr('EB05 of the EB*R row: the payer’s description of the other coverage.'),
+    serviceTypeCodes: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'EB03 of the EB*R row: what the other coverage is for (30 the plan, 88 pharmacy).',
+      }),
+    ),
+    order: CoverageOrder,
+    orderBasis: Str('Which rule decided `order`, in words (docs/benefit-rules.md section 8).'),
+    dates: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description:
+          'The EB*R row’s DTP dates by qualifier name, as in benefitsDateInformation (e.g. coordinationOfBenefits, plan).',
+      }),
+    ),
+  },
+  {
+    $id: 'OtherCoverage',
+    description:
+      'An addition to the spec: coverage with another payer that the 271 reports (an EB*R row with its 2120C entities).',
   },
 );
 
@@ -364,6 +407,12 @@ export const EligibilityCheckResponse = Type.Object(
     planCoverage: OptStr(),
     providerNetwork: Type.Optional(ProviderNetwork),
     benefits: Type.Optional(Type.Array(BenefitEntry)),
+    otherCoverage: Type.Optional(
+      Type.Array(OtherCoverage, {
+        description:
+          'An addition to the spec: the other coverage the payer reports (coordination of benefits), in the 271’s order. Present only when it reports some.',
+      }),
+    ),
     additionalNotes: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     errors: Type.Optional(Type.Array(EligibilityCheckError)),
     warnings: Type.Optional(Type.Array(Warning)),
@@ -416,5 +465,7 @@ export type CheckConfidence = Static<typeof CheckConfidence>;
 export type VerdictStatus = Static<typeof VerdictStatus>;
 export type Verdict = Static<typeof Verdict>;
 export type RequestCorrection = Static<typeof RequestCorrection>;
+export type OtherCoverage = Static<typeof OtherCoverage>;
+export type BenefitsRelatedEntity = Static<typeof BenefitsRelatedEntity>;
 export type EligibilityCheckResponse = Static<typeof EligibilityCheckResponse>;
 export type EligibilityCheckAccepted = Static<typeof EligibilityCheckAccepted>;

@@ -2,7 +2,13 @@
  * A payer connector takes the X12 270 the service built and returns the payer's X12 271 text.
  * Failures are typed: a transient failure is retried with backoff, a permanent one fails the check.
  */
-import type { ConnectionLimits, ConnectorType, EnrollmentState, StcStrategy } from './directory-schema.ts';
+import type {
+  ConnectionLimits,
+  ConnectorType,
+  EnrollmentState,
+  MemberIdFormat,
+  StcStrategy,
+} from './directory-schema.ts';
 
 export type { StcStrategy } from './directory-schema.ts';
 
@@ -119,6 +125,11 @@ export interface PayerEntry {
   timeoutMs?: number;
   /** Member ids of this payer contain spaces or dashes: submission keeps them (default: removes them). */
   keepMemberIdSeparators?: boolean;
+  /**
+   * `mbi`: this payer's member ids are Medicare Beneficiary Identifiers (Medicare, a CMS-like payer): a
+   * submit with another id is refused, and an AAA 72 from it says what an MBI is.
+   */
+  memberIdFormat?: MemberIdFormat;
   /** The 270's ISA/GS ids where they differ from X12_SENDER_ID/X12_SENDER_QUALIFIER and `payerId`/ZZ. */
   envelope?: EnvelopeIds;
   /**

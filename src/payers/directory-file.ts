@@ -388,6 +388,7 @@ export function buildPayerEntries(
       timeoutMs: timeoutOf(e, firstConfig, settings),
       envelope: envelopeOf(firstConfig!),
       ...(e.keepMemberIdSeparators ? { keepMemberIdSeparators: true } : {}),
+      ...(e.memberIdFormat ? { memberIdFormat: e.memberIdFormat } : {}),
       ...(e.stcStrategy ? { stcStrategy: e.stcStrategy } : {}),
       ...(e.eligibility === false ? { eligibility: false } : {}),
       ...(e.enrollment ? { enrollment: e.enrollment } : {}),

@@ -143,6 +143,10 @@ export type ConnectionConfig = Static<typeof ConnectionConfig>;
 export const ENROLLMENT_STATES = ['not-required', 'required', 'done'] as const;
 export type EnrollmentState = (typeof ENROLLMENT_STATES)[number];
 
+/** Member id formats a payer can declare (checks/member-id-format.ts checks them at submission). */
+export const MEMBER_ID_FORMATS = ['mbi'] as const;
+export type MemberIdFormat = (typeof MEMBER_ID_FORMATS)[number];
+
 export const US_STATE_CODE_PATTERN = '^[A-Z]{2}$';
 
 export const PayerDirectoryEntry = Type.Object(
@@ -162,6 +166,8 @@ export const PayerDirectoryEntry = Type.Object(
     timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
     /** The payer's member ids contain spaces or dashes, so submission keeps them (default: removed). */
     keepMemberIdSeparators: Type.Optional(Type.Boolean()),
+    /** `mbi`: member ids are Medicare Beneficiary Identifiers; submits with another id are refused. */
+    memberIdFormat: Type.Optional(Type.Union(MEMBER_ID_FORMATS.map((f) => Type.Literal(f)))),
     stcStrategy: Type.Optional(StcStrategySchema),
     /** False: the payer takes no eligibility inquiries through this service; submits are refused. */
     eligibility: Type.Optional(Type.Boolean()),

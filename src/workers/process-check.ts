@@ -138,6 +138,7 @@ export async function processCheck(
       : { payerId: request.tradingPartnerServiceId },
     meta,
     requestCorrections: opts.requestCorrections,
+    ...(payer?.memberIdFormat ? { memberIdFormat: payer.memberIdFormat } : {}),
   };
   if (!payer) {
     const body = serviceFailure(

@@ -154,6 +154,39 @@ test('check --wait prints plain progress on stderr and a summary for people on s
   assert.doesNotMatch(failed.stdout, /\nBenefits\n/);
 });
 
+test('check --wait: other coverage (SBX1000013, SBX1000014) in the banner and an Other coverage table', async () => {
+  const env = { ...envOf(svc.config), ELIG_API_KEY: svc.apiKey };
+  const [lucas, ruth, jane] = await Promise.all([
+    elig(checkArgs('SBX1000013'), env),
+    elig(checkArgs('SBX1000014'), env),
+    elig(checkArgs('SBX1000001'), env),
+  ]);
+  assert.equal(lucas.code, 0, lucas.stderr);
+  assert.equal(
+    lucas.stdout.split('\n')[1],
+    'ACTIVE  Coverage active: Sandbox PPO Gold, in network; another payer is primary: NORTHWIND COMMERCIAL HEALTH (Commercial)',
+  );
+  assert.match(
+    lucas.stdout,
+    /\nOther coverage\n {2}Order +Payer +Payer id +Insurance type +Member id +Group +Dates\n.*\n {2}Primary \(pays first\) +NORTHWIND COMMERCIAL HEALTH +NWCH1 +Commercial +NWC4455667 +NW-4410 +coordinationOfBenefits 2026-01-01\n/,
+  );
+  assert.ok(
+    lucas.stdout.indexOf('Other coverage') < lucas.stdout.indexOf('\nBenefits\n'),
+    'before the benefits',
+  );
+  assert.equal(ruth.code, 0, ruth.stderr);
+  assert.match(
+    ruth.stdout.split('\n')[1]!,
+    /another payer is primary: CONTOSO EMPLOYER GROUP HEALTH PLAN \(Medicare Secondary/,
+  );
+  assert.match(
+    ruth.stdout,
+    /\n {2}Primary \(pays first\) +CONTOSO EMPLOYER GROUP HEALTH PLAN +CEGHP +Medicare Secondary Working Aged/,
+  );
+  assert.match(ruth.stdout, /OTHER_COVERAGE: The payer reports other coverage/);
+  assert.doesNotMatch(jane.stdout, /Other coverage/);
+});
+
 test('check --wait --json prints the API JSON, as before', async () => {
   const res = await elig(checkArgs('SBX1000001', '--json'), {
     ...envOf(svc.config),

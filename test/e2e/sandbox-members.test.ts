@@ -241,6 +241,73 @@ describe('sandbox members', () => {
     assert.ok(!other.aaaErrors?.length);
   });
 
+  test('SBX1000013: Table A, and a commercial plan that pays first (2120C PRP): this plan is secondary', async () => {
+    const result = await run(member('SBX1000013'));
+    assertTableA(result);
+    assert.deepEqual(result.otherCoverage, [
+      {
+        payerName: 'NORTHWIND COMMERCIAL HEALTH',
+        payerId: 'NWCH1',
+        memberId: 'NWC4455667',
+        groupNumber: 'NW-4410',
+        insuranceTypeCode: 'C1',
+        insuranceType: 'Commercial',
+        serviceTypeCodes: ['30'],
+        order: 'PRIMARY',
+        orderBasis: '2120C NM101 PRP (Primary Payer)',
+        dates: { coordinationOfBenefits: '20260101' },
+      },
+    ]);
+    assert.deepEqual(result.verdict, {
+      status: 'ACTIVE',
+      summary:
+        'Coverage active: Sandbox PPO Gold, in network; another payer is primary: NORTHWIND COMMERCIAL HEALTH (Commercial)',
+    });
+    const warning = result.warnings.find((w: any) => w.code === 'OTHER_COVERAGE');
+    assert.equal(
+      warning?.description,
+      'The payer reports other coverage (EB*R): NORTHWIND COMMERCIAL HEALTH (primary); another payer pays first: bill it before this plan.',
+    );
+    // Nothing else about the answer changed: the only warning is the other coverage one.
+    assert.deepEqual(
+      result.warnings.map((w: any) => w.code),
+      ['OTHER_COVERAGE'],
+    );
+  });
+
+  test('SBX1000014: Medicare Part B with a Medicare Secondary Payer row: the employer group health plan is primary', async () => {
+    const result = await run(member('SBX1000014'));
+    assert.equal(result.status, 'COMPLETED');
+    assert.equal(result.planActive, true);
+    assert.equal(result.planInformation.planName, 'Sandbox Medicare Part B');
+    assert.equal(result.planInformation.insuranceTypeCode, 'MB');
+    assert.deepEqual(result.otherCoverage, [
+      {
+        payerName: 'CONTOSO EMPLOYER GROUP HEALTH PLAN',
+        payerId: 'CEGHP',
+        memberId: 'CEG7781203',
+        insuranceTypeCode: '12',
+        insuranceType:
+          'Medicare Secondary Working Aged Beneficiary or Spouse with Employer Group Health Plan',
+        serviceTypeCodes: ['30'],
+        order: 'PRIMARY',
+        orderBasis: '2120C NM101 PRP (Primary Payer)',
+        dates: { coordinationOfBenefits: '20120301' },
+      },
+    ]);
+    assert.match(
+      result.verdict.summary,
+      /^Coverage active: Sandbox Medicare Part B.*; another payer is primary: CONTOSO EMPLOYER GROUP HEALTH PLAN \(Medicare Secondary Working Aged/,
+    );
+    const pt = byType(result)['Outpatient Physical Therapy'];
+    assert.equal(pt.coinsurance, 0.2);
+    assert.equal(pt.deductible, 283);
+    assert.equal(pt.deductibleApplies, true);
+    assert.equal(pt.familyDeductible, null);
+    assert.equal(pt.outOfPocketMax, null);
+    assert.equal(byType(result)['Medical Nutrition'].copay, 0);
+  });
+
   for (const [memberId, code, description] of [
     ['SBX1000067', '67', 'Patient not found'],
     ['SBX1000077', '77', 'Subscriber found, patient not found'],
@@ -301,6 +368,12 @@ describe('no PHI in logs', () => {
       'MILLER',
       'WILSON',
       'NOAH',
+      'MARTIN',
+      'RUTH',
+      'NWC4455667',
+      'CEG7781203',
+      '19880704',
+      '19470322',
       '19800115',
       '19750704',
       '19900210',

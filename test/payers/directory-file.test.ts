@@ -354,3 +354,25 @@ test('keepMemberIdSeparators: a payer whose member ids have dashes says so, and 
     ],
   );
 });
+
+test('memberIdFormat: a Medicare-like payer declares MBIs; any other value is refused with the file', () => {
+  const connector = { ...SOAP, username: { env: 'ACME_USER' }, password: { env: 'ACME_PASSWORD' } };
+  const load = (payers: unknown[]) =>
+    loadPayerEntries(settings({ payersFile: payersFile({ payers }), sandboxEnabled: false }), {
+      sandbox,
+      factories: recordingFactories().factories,
+      secrets: { env: { ACME_USER: 'acme-user', ACME_PASSWORD: 'p' } },
+    });
+  const entries = load([
+    { ...ACME, id: 'MEDICARE-TX', aliases: [], connector, memberIdFormat: 'mbi' },
+    { ...ACME, id: 'ACME2', aliases: [], connector },
+  ]);
+  assert.deepEqual(
+    entries.map((e) => [e.tradingPartnerServiceId, e.memberIdFormat]),
+    [
+      ['MEDICARE-TX', 'mbi'],
+      ['ACME2', undefined],
+    ],
+  );
+  assert.throws(() => load([{ ...ACME, connector, memberIdFormat: 'hicn' }]), /memberIdFormat/);
+});

@@ -304,6 +304,44 @@ describe('sandbox 271: scenario members', () => {
     );
   });
 
+  test('SBX1000013: Table A, then an EB*R naming a commercial primary payer in 2120C', async () => {
+    const { segments } = await ask(member('SBX1000013'));
+    const subscriber = loops(segments).subscriber.map(text);
+    const at = subscriber.indexOf('EB*R*IND*30*C1');
+    assert.ok(at > 0, 'an EB*R row');
+    assert.deepEqual(subscriber.slice(at, at + 7), [
+      'EB*R*IND*30*C1',
+      'REF*1W*NWC4455667',
+      'REF*6P*NW-4410',
+      'DTP*290*D8*20260101',
+      'LS*2120',
+      'NM1*PRP*2*NORTHWIND COMMERCIAL HEALTH*****PI*NWCH1',
+      'LE*2120',
+    ]);
+    assert.equal(ebRows(loops(segments).subscriber)[0]!.eb.join('*'), 'EB*1*IND*30*PR*Sandbox PPO Gold');
+  });
+
+  test('SBX1000014: Medicare Part B, no group, individual deductible only, an MSP (EB04 12) row', async () => {
+    const { segments } = await ask(member('SBX1000014'));
+    const l = loops(segments);
+    const subscriber = l.subscriber.map(text);
+    assert.ok(!subscriber.some((s) => s?.startsWith('REF*6P')), 'Medicare has no group');
+    const lines = ebRows(l.subscriber).map((r) => r.eb.join('*'));
+    assert.equal(lines[0], 'EB*1*IND*30*MB*Sandbox Medicare Part B');
+    assert.ok(lines.includes('EB*C*IND*30***23*283*****Y'));
+    assert.ok(!lines.some((x) => x.startsWith('EB*C*FAM') || x.startsWith('EB*G')), 'no family, no OOP');
+    assert.ok(lines.includes('EB*A*IND*PT*****.2***N*Y'));
+    const at = subscriber.indexOf('EB*R*IND*30*12');
+    assert.deepEqual(subscriber.slice(at, at + 6), [
+      'EB*R*IND*30*12',
+      'REF*IG*CEG7781203',
+      'DTP*290*D8*20120301',
+      'LS*2120',
+      'NM1*PRP*2*CONTOSO EMPLOYER GROUP HEALTH PLAN*****PI*CEGHP',
+      'LE*2120',
+    ]);
+  });
+
   test('SBX1000007 and SBX1000009 answer like Table A when they answer (slow: latency 0 here)', async () => {
     const { segments } = await ask(member('SBX1000007'));
     assert.equal(ebRows(loops(segments).subscriber)[0]!.eb.join('*'), 'EB*1*IND*30*PR*Sandbox PPO Gold');

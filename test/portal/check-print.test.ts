@@ -145,3 +145,35 @@ test('another organization gets 404 for the print view and the PDF, and signed-o
   const anonymous = await fetch(`${h.url}/portal/checks/${ids.active}/print.pdf`, { redirect: 'manual' });
   assert.equal(anonymous.status, 303);
 });
+
+test('other coverage (SBX1000013, SBX1000014): the detail page, the print view and the PDF name the primary payer', async () => {
+  const lucas = await run('SBX1000013');
+  const ruth = await run('SBX1000014');
+  const detail = await owner.get(`/portal/checks/${lucas}`);
+  assert.equal(detail.status, 200);
+  assert.match(
+    detail.text,
+    /Coverage active: Sandbox PPO Gold, in network; another payer is primary: NORTHWIND COMMERCIAL HEALTH \(Commercial\)/,
+  );
+  assert.match(detail.text, /<h2 id="other-coverage">Other coverage<\/h2>/);
+  assert.match(
+    detail.text,
+    /<tr><th scope="row">Primary \(pays first\)<\/th><td>NORTHWIND COMMERCIAL HEALTH<\/td><td>NWCH1<\/td><td>Commercial<\/td><td>NWC4455667<\/td><td>NW-4410<\/td><td>coordinationOfBenefits 2026-01-01<\/td><\/tr>/,
+  );
+  const print = await owner.get(`/portal/checks/${ruth}/print`);
+  assert.match(print.text, /<h2 id="p-other">Other coverage<\/h2>/);
+  assert.match(
+    print.text,
+    /<tr><th scope="row">Primary \(pays first\)<\/th><td>CONTOSO EMPLOYER GROUP HEALTH PLAN<\/td><td>CEGHP<\/td><td>Medicare Secondary Working Aged Beneficiary or Spouse with Employer Group Health Plan<\/td><td>CEG7781203<\/td><td>-<\/td><td>coordinationOfBenefits 2012-03-01<\/td><\/tr>/,
+  );
+  assert.match(print.text, /another payer is primary: CONTOSO EMPLOYER GROUP HEALTH PLAN/);
+  const text = (await pdf(owner, lucas)).bytes.toString('latin1');
+  assert.match(text, /\(Other coverage\) Tj/);
+  // Table cells and the banner wrap at their width.
+  assert.match(text, /\(NORTHWIND COMMERCIAL\) Tj/);
+  assert.match(text, /\(Primary \\\(pays\) Tj/);
+  assert.match(text, /primary: NORTHWIND COMMERCIAL HEALTH \\\(Commercial\\\)\) Tj/);
+  // A check without other coverage has no such section.
+  const jane = await owner.get(`/portal/checks/${ids.active}`);
+  assert.doesNotMatch(jane.text, /Other coverage/);
+});

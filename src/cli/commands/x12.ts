@@ -68,6 +68,7 @@ async function resultBody(r: Eligibility271): Promise<Record<string, unknown>> {
     planCoverage: r.planCoverage,
     providerNetwork: r.providerNetwork,
     benefits: interpretation.benefits,
+    ...(interpretation.otherCoverage ? { otherCoverage: interpretation.otherCoverage } : {}),
     errors: r.errors,
     warnings: [...r.warnings, ...interpretation.warnings],
     benefitsInformation: r.benefitsInformation,

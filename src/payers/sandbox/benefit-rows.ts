@@ -3,7 +3,7 @@
  * their X12 position (EB01..EB12), so a row can never drift by one separator.
  */
 import { segment, X12_DELIMITERS } from '../../x12/build270.ts';
-import type { Plan, PlanAmounts, ServiceBenefit } from './members.ts';
+import type { OtherPayer, Plan, PlanAmounts, ServiceBenefit } from './members.ts';
 
 /** EB01 codes used here. */
 const ACTIVE = '1';
@@ -15,6 +15,7 @@ const LIMITATION = 'F';
 const OUT_OF_POCKET = 'G';
 const NON_COVERED = 'I';
 const PRIMARY_CARE_PROVIDER = 'L';
+const OTHER_PAYER = 'R';
 /** EB06 time periods. */
 const CALENDAR_YEAR = '23';
 const REMAINING = '29';
@@ -53,9 +54,13 @@ function planAmountRows(code: string, amounts: PlanAmounts | undefined): string[
   if (!amounts) return [];
   const row = (level: string, time: string, amount: number) =>
     eb({ 1: code, 2: level, 3: '30', 6: time, 7: decimal(amount), 12: IN_NETWORK });
-  return [
+  const individual = [
     row('IND', CALENDAR_YEAR, amounts.individual),
     row('IND', REMAINING, amounts.individualRemaining),
+  ];
+  if (amounts.family === undefined || amounts.familyRemaining === undefined) return individual;
+  return [
+    ...individual,
     row('FAM', CALENDAR_YEAR, amounts.family),
     row('FAM', REMAINING, amounts.familyRemaining),
   ];
@@ -124,6 +129,19 @@ function primaryCareRows(plan: Plan): string[] {
   ];
 }
 
+/** Other coverage: EB*R for the plan as a whole, the member's id and group there, the COB date, the payer. */
+function otherPayerRows(other: OtherPayer): string[] {
+  return [
+    eb({ 1: OTHER_PAYER, 2: 'IND', 3: '30', 4: other.insuranceType }),
+    segment('REF', other.memberIdQualifier, other.memberId),
+    ...(other.groupNumber ? [segment('REF', '6P', other.groupNumber)] : []),
+    segment('DTP', '290', 'D8', other.coordinationDate),
+    segment('LS', '2120'),
+    segment('NM1', other.entity, '2', other.payerName, '', '', '', '', 'PI', other.payerId),
+    segment('LE', '2120'),
+  ];
+}
+
 export function benefitRows(plan: Plan): string[] {
   return [
     ...planStatusRows(plan),
@@ -131,5 +149,6 @@ export function benefitRows(plan: Plan): string[] {
     ...(plan.active ? planAmountRows(OUT_OF_POCKET, plan.outOfPocket) : []),
     ...(plan.active ? plan.services.flatMap((s) => serviceRows(plan, s)) : []),
     ...primaryCareRows(plan),
+    ...(plan.otherCoverage ?? []).flatMap(otherPayerRows),
   ];
 }

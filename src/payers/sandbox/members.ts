@@ -17,8 +17,27 @@ export interface MemberAddress {
 export interface PlanAmounts {
   individual: number;
   individualRemaining: number;
-  family: number;
-  familyRemaining: number;
+  /** Absent: the plan has no family amount (Medicare); no FAM rows are sent. */
+  family?: number;
+  familyRemaining?: number;
+}
+
+/**
+ * Another payer the member is covered by, sent as an EB*R row (docs/sandbox-271.md): REF with the member's
+ * id there and the group, DTP*290 (coordination of benefits date), and a 2120C naming the payer.
+ */
+export interface OtherPayer {
+  /** NM101 of the 2120C: PRP primary payer, SEP secondary, PR payer (order not stated). */
+  entity: 'PRP' | 'SEP' | 'PR';
+  payerName: string;
+  payerId: string;
+  /** EB04: C1 commercial, 12 Medicare Secondary Working Aged (employer group health plan primary), … */
+  insuranceType: string;
+  memberId: string;
+  /** REF01 of the member id: 1W member identification number, IG insurance policy number (HETS). */
+  memberIdQualifier: '1W' | 'IG';
+  groupNumber?: string;
+  coordinationDate: string;
 }
 
 /** What the plan pays for one service type code (EB03). */
@@ -44,9 +63,10 @@ export interface Plan {
   active: boolean;
   /** EB05 of the plan status row. */
   name?: string;
-  /** EB04: PR preferred provider organization, HM health maintenance organization. */
-  insuranceType?: 'PR' | 'HM';
-  groupNumber: string;
+  /** EB04: PR preferred provider organization, HM health maintenance organization, MB Medicare Part B. */
+  insuranceType?: 'PR' | 'HM' | 'MB';
+  /** REF*6P of the subscriber; absent for Medicare, which has no group. */
+  groupNumber?: string;
   eligibilityDate: string;
   period: { start: string; end: string };
   /** EB03 of each plan status row (EB*1, or EB*6 when inactive); usually one row for the plan as a whole. */
@@ -55,6 +75,8 @@ export interface Plan {
   outOfPocket?: PlanAmounts;
   services: ServiceBenefit[];
   primaryCareProvider?: { lastName: string; firstName: string; npi: string };
+  /** Other coverage (coordination of benefits), one EB*R row each. */
+  otherCoverage?: OtherPayer[];
 }
 
 export interface Dependent {
@@ -206,6 +228,59 @@ const PHARMACY_AND_VISION: Plan = {
   services: [],
 };
 
+/** SBX1000013: Table A's plan, but a commercial plan elsewhere pays first (2120C NM1*PRP): this plan is secondary. */
+const PPO_GOLD_SECONDARY: Plan = {
+  ...PPO_GOLD,
+  otherCoverage: [
+    {
+      entity: 'PRP',
+      payerName: 'NORTHWIND COMMERCIAL HEALTH',
+      payerId: 'NWCH1',
+      insuranceType: 'C1',
+      memberId: 'NWC4455667',
+      memberIdQualifier: '1W',
+      groupNumber: 'NW-4410',
+      coordinationDate: '20260101',
+    },
+  ],
+};
+
+/**
+ * SBX1000014: Medicare Part B (20 % coinsurance after the Part B deductible, no out-of-pocket maximum, no
+ * group), with a Medicare Secondary Payer row: she still works, and her employer's group health plan pays
+ * first (EB04 12, 2120C NM1*PRP), as a HETS 271 says it.
+ */
+const MEDICARE_PART_B: Plan = {
+  active: true,
+  name: 'Sandbox Medicare Part B',
+  insuranceType: 'MB',
+  eligibilityDate: '20120301',
+  period: YEAR_2026.period,
+  statusRows: [['30']],
+  deductible: { individual: 283, individualRemaining: 283 },
+  // biome-ignore format: one service per line, as in docs/sandbox.md
+  services: [
+    { serviceTypeCode: '98', message: PREVENTIVE_NUTRITION, covered: true, copay: 0, deductibleApplies: false, authorizationRequired: false },
+    { serviceTypeCode: '98', message: MEDICAL_NUTRITION, covered: true, copay: 0, deductibleApplies: false, authorizationRequired: false },
+    { serviceTypeCode: 'PT', covered: true, coinsurance: 0.2, deductibleApplies: true, authorizationRequired: false },
+    { serviceTypeCode: 'MH', covered: true, coinsurance: 0.2, deductibleApplies: true, authorizationRequired: false },
+    { serviceTypeCode: 'AD', covered: true, coinsurance: 0.2, deductibleApplies: true, authorizationRequired: false },
+    { serviceTypeCode: 'AF', covered: true, coinsurance: 0.2, deductibleApplies: true, authorizationRequired: false },
+    { serviceTypeCode: '33', covered: true, coinsurance: 0.2, deductibleApplies: true, authorizationRequired: false },
+  ],
+  otherCoverage: [
+    {
+      entity: 'PRP',
+      payerName: 'CONTOSO EMPLOYER GROUP HEALTH PLAN',
+      payerId: 'CEGHP',
+      insuranceType: '12',
+      memberId: 'CEG7781203',
+      memberIdQualifier: 'IG',
+      coordinationDate: '20120301',
+    },
+  ],
+};
+
 function member(
   memberId: string,
   [firstName, lastName, dateOfBirth, gender]: [string, string, string, Gender],
@@ -244,6 +319,8 @@ export const MEMBERS: readonly Member[] = [
   ]),
   member('SBX1000011', ['OLIVIA', 'CLARK', '19920614', 'F'], at('1100 POPLAR AVE', 'OMAHA', 'NE', '68102'), PPO_GOLD, undefined, [], { date: '20261101', plan: PPO_GOLD_ENDED }),
   member('SBX1000012', ['HENRY', 'LEWIS', '19680227', 'M'], at('1200 HICKORY RD', 'TULSA', 'OK', '74103'), PPO_GOLD, undefined, [], { date: '20261101', plan: PPO_GOLD_MET }),
+  member('SBX1000013', ['LUCAS', 'MARTIN', '19880704', 'M'], at('1300 LINDEN ST', 'MILWAUKEE', 'WI', '53202'), PPO_GOLD_SECONDARY),
+  member('SBX1000014', ['RUTH', 'HALL', '19470322', 'F'], at('1400 CHESTNUT AVE', 'DAYTON', 'OH', '45402'), MEDICARE_PART_B),
   member('SBX1000067', ['ANY', 'PERSON', '19900101', 'U'], at('67 NOWHERE RD', 'ANYTOWN', 'KS', '66101'), PPO_GOLD, { kind: 'reject', code: '67' }),
   member('SBX1000077', ['ANY', 'PERSON', '19900101', 'U'], at('77 NOWHERE RD', 'ANYTOWN', 'KS', '66101'), PPO_GOLD, { kind: 'reject', code: '77' }),
 ];

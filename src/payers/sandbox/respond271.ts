@@ -58,7 +58,7 @@ function memberAddress(member: Member): string[] {
 function subscriberLoop(member: Member, plan: Plan): string[] {
   return [
     segment('NM1', 'IL', '1', member.lastName, member.firstName, '', '', '', 'MI', member.memberId),
-    segment('REF', '6P', plan.groupNumber),
+    ...(plan.groupNumber ? [segment('REF', '6P', plan.groupNumber)] : []),
     ...memberAddress(member),
     segment('DMG', 'D8', member.dateOfBirth, member.gender),
     segment('DTP', '307', 'D8', plan.eligibilityDate),

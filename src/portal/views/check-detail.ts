@@ -6,7 +6,7 @@
 import type { CoverageHistory } from '../../checks/check-history.ts';
 import type { CheckDetail } from '../../checks/list.ts';
 import { entryRepeatsPlan, type PlanAmounts, planAmountsOf } from '../../checks/plan-amounts.ts';
-import { payerText, personName, providerText } from '../../checks/summary.ts';
+import { otherCoverageTable, payerText, personName, providerText } from '../../checks/summary.ts';
 import type { BenefitEntry, EligibilityCheckResponse, Verdict } from '../../contract/check-response.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { count, money, notStated, percent, statusBadge, timestamp, x12Date, yesNo } from '../format.ts';
@@ -156,9 +156,22 @@ ${overallConfidence(r, verdict)}
 </section>`;
 }
 
+/** Coordination of benefits: the other payers and their order, before the amounts this plan would pay. */
+function otherCoverageSection(r: EligibilityCheckResponse): SafeHtml | '' {
+  const t = otherCoverageTable(r.otherCoverage);
+  if (!t) return '';
+  return html`<section aria-labelledby="other-coverage"><h2 id="other-coverage">Other coverage</h2>
+<div class="table-wrap" role="region" aria-labelledby="other-coverage" tabindex="0"><table>
+<thead><tr>${t.columns.map((col) => html`<th scope="col">${col}</th>`)}</tr></thead>
+<tbody>${t.rows.map(
+    ([first, ...rest]) => html`<tr><th scope="row">${first}</th>${rest.map((v) => html`<td>${v}</td>`)}</tr>`,
+  )}</tbody></table></div></section>`;
+}
+
 function completed(r: EligibilityCheckResponse, verdict: Verdict | undefined): SafeHtml {
   const plan = planAmountsOf(r);
-  return html`${planAmountsSection(r)}
+  return html`${otherCoverageSection(r)}
+${planAmountsSection(r)}
 <section aria-labelledby="benefits"><h2 id="benefits">Benefits by service type</h2>${benefitsTable(r.benefits ?? [], plan)}</section>
 ${planSection(r, verdict)}`;
 }

@@ -60,6 +60,16 @@ ${
 </div>
 ${s.plan.length ? html`<section aria-labelledby="p-plan"><h2 id="p-plan">Plan</h2>${pairsHtml(s.plan)}</section>` : ''}
 ${
+  s.otherCoverage
+    ? html`<section aria-labelledby="p-other"><h2 id="p-other">Other coverage</h2><table>
+<thead><tr>${s.otherCoverage.columns.map((col) => html`<th scope="col">${col}</th>`)}</tr></thead>
+<tbody>${s.otherCoverage.rows.map(
+        ([first, ...rest]) =>
+          html`<tr><th scope="row">${first}</th>${rest.map((v) => html`<td>${v}</td>`)}</tr>`,
+      )}</tbody></table></section>`
+    : ''
+}
+${
   s.benefits
     ? html`<section aria-labelledby="p-benefits"><h2 id="p-benefits">Benefits</h2><table>
 <thead><tr>${s.benefits.columns.map((col) => html`<th scope="col">${col}</th>`)}</tr></thead>
@@ -124,6 +134,10 @@ export function checkPdf(c: CheckDetail, ctx: PrintContext): Buffer {
   if (s.plan.length) {
     section('Plan');
     doc.facts(s.plan);
+  }
+  if (s.otherCoverage) {
+    section('Other coverage');
+    doc.table(s.otherCoverage.columns, s.otherCoverage.rows);
   }
   if (s.benefits) {
     section('Benefits');

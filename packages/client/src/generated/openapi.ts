@@ -539,6 +539,8 @@ export interface components {
             tradingPartnerServiceId: string;
             changes: components["schemas"]["CoverageChange"][];
         };
+        /** @description The other payer's place in the order of payment: PRIMARY pays before this plan, SECONDARY and TERTIARY after it, UNKNOWN when the 271 does not say (docs/benefit-rules.md section 8). */
+        CoverageOrder: "PRIMARY" | "SECONDARY" | "TERTIARY" | "UNKNOWN";
         EligibilityCheckAccepted: {
             /** @description Check id (UUIDv7); poll `GET /api/eligibility/{id}/status`. */
             id: string;
@@ -583,6 +585,8 @@ export interface components {
             planCoverage?: string;
             providerNetwork?: components["schemas"]["ProviderNetwork"];
             benefits?: components["schemas"]["BenefitEntry"][];
+            /** @description An addition to the spec: the other coverage the payer reports (coordination of benefits), in the 271’s order. Present only when it reports some. */
+            otherCoverage?: components["schemas"]["OtherCoverage"][];
             additionalNotes?: string | null;
             errors?: components["schemas"]["EligibilityCheckError"][];
             warnings?: components["schemas"]["Warning"][];
@@ -693,6 +697,31 @@ export interface components {
         MonitorUpdate: {
             status: "active" | "paused";
         };
+        /** @description An addition to the spec: coverage with another payer that the 271 reports (an EB*R row with its 2120C entities). */
+        OtherCoverage: {
+            /** @description The other payer or plan, from the 2120C NM1 (PR, PRP, SEP, TTP, P5, GW…). */
+            payerName?: string;
+            /** @description Its id (2120C NM109 with NM108 PI, XV, NI, FI, 24 or 46). */
+            payerId?: string;
+            /** @description The member's id with the other payer: 2120C NM1*IL NM109 (MI), else REF 1W, IG, F6 or NQ of the EB*R row. */
+            memberId?: string;
+            /** @description REF 6P, else 1L, of the EB*R row. */
+            groupNumber?: string;
+            /** @description EB04 of the EB*R row, e.g. C1 commercial, 12 Medicare Secondary Working Aged. */
+            insuranceTypeCode?: string;
+            insuranceType?: string;
+            /** @description EB05 of the EB*R row: the payer’s description of the other coverage. */
+            planCoverage?: string;
+            /** @description EB03 of the EB*R row: what the other coverage is for (30 the plan, 88 pharmacy). */
+            serviceTypeCodes?: string[];
+            order: components["schemas"]["CoverageOrder"];
+            /** @description Which rule decided `order`, in words (docs/benefit-rules.md section 8). */
+            orderBasis: string;
+            /** @description The EB*R row’s DTP dates by qualifier name, as in benefitsDateInformation (e.g. coordinationOfBenefits, plan). */
+            dates?: {
+                [key: string]: string;
+            };
+        };
         Payer: {
             payerName?: string;
             payerId?: string;
@@ -746,7 +775,7 @@ export interface components {
         RequestCorrection: {
             /** @description JSON path of the corrected request field, e.g. `subscriber.lastName`. */
             field: string;
-            /** @description What kind of repair: `NAME_DIACRITICS_FOLDED`, `NAME_PUNCTUATION_REMOVED`, `NAME_SPACES_REMOVED`, `NAME_SUFFIX_MOVED`, `MEMBER_ID_SEPARATORS_REMOVED`, `DATE_REFORMATTED` or `TRIMMED_TO_MAX_LENGTH` (docs/errors.md). */
+            /** @description What kind of repair: `NAME_DIACRITICS_FOLDED`, `NAME_PUNCTUATION_REMOVED`, `NAME_SPACES_REMOVED`, `NAME_SUFFIX_MOVED`, `MEMBER_ID_SEPARATORS_REMOVED`, `MEMBER_ID_UPPERCASED`, `DATE_REFORMATTED` or `TRIMMED_TO_MAX_LENGTH` (docs/errors.md). */
             code: string;
             /** @description What was done, in words; never the value. */
             description: string;
@@ -917,6 +946,7 @@ export type CheckConfidence = components['schemas']['CheckConfidence'];
 export type CheckStatus = components['schemas']['CheckStatus'];
 export type CoverageChange = components['schemas']['CoverageChange'];
 export type CoverageChangedEvent = components['schemas']['CoverageChangedEvent'];
+export type CoverageOrder = components['schemas']['CoverageOrder'];
 export type EligibilityCheckAccepted = components['schemas']['EligibilityCheckAccepted'];
 export type EligibilityCheckError = components['schemas']['EligibilityCheckError'];
 export type EligibilityCheckRequest = components['schemas']['EligibilityCheckRequest'];
@@ -933,6 +963,7 @@ export type MonitorRequest = components['schemas']['MonitorRequest'];
 export type MonitorRun = components['schemas']['MonitorRun'];
 export type MonitorStatus = components['schemas']['MonitorStatus'];
 export type MonitorUpdate = components['schemas']['MonitorUpdate'];
+export type OtherCoverage = components['schemas']['OtherCoverage'];
 export type Payer = components['schemas']['Payer'];
 export type PayerList = components['schemas']['PayerList'];
 export type PayerScorecard = components['schemas']['PayerScorecard'];
