@@ -6,9 +6,10 @@
  * stretch of CPU work between two turns of the loop ('busy ms', see measure), the peak RSS
  * growth (sampled every 10 ms), the answer's status and size, and the time taken.
  *
- * The client's own work, filling in the form and encoding the file as UTF-8 (a browser's, elsewhere), is
- * done before each measurement; the server's reading of the body (as it arrives: src/portal/multipart.ts),
- * the schedule and the answer are measured, with fetch sending the body in the same process.
+ * The client's own work, filling in the form and encoding it as multipart (a browser's, elsewhere), is done
+ * before each measurement; then node:http sends the body in 64 KB writes, as a network delivers it, and the
+ * server's reading of it (as it arrives: src/portal/multipart.ts), of the schedule and its answer are
+ * measured.
  * Baselines, in the same run: the loop idle for a second (what the machine's load alone stalls it: on a
  * shared, loaded machine this is not zero) and the template (three rows) uploaded the same way, after one
  * unmeasured upload to warm the code up.
@@ -18,6 +19,7 @@
  *   npm run bench -- batch-upload
  */
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { readScheduleCsv } from '../src/batches/csv.ts';
 import { BATCH_UPLOAD_LIMIT_BYTES } from '../src/portal/routes/batches.ts';
@@ -98,8 +100,13 @@ async function measure(work: () => Promise<unknown>): Promise<Measure> {
   return { maxDelayMs: delay.max / 1e6, maxBusyMs, rssGrowthMb: (peak - rss0) / 2 ** 20, ms };
 }
 
-/** The upload form filled in as a browser would, the file's bytes encoded: the client's work, done first. */
-async function uploadForm(c: PortalClient, csv: string): Promise<FormData> {
+/** A multipart body ready to send: the client's work (filling in the form, encoding the file), done first. */
+interface EncodedForm {
+  contentType: string;
+  body: Buffer;
+}
+
+async function uploadForm(c: PortalClient, csv: string): Promise<EncodedForm> {
   const form = (await c.get('/portal/batches')).text;
   const submission = /name="submission" value="([^"]+)"/.exec(form)?.[1] ?? '';
   const data = new FormData();
@@ -107,12 +114,40 @@ async function uploadForm(c: PortalClient, csv: string): Promise<FormData> {
   data.append('submission', submission);
   data.append('name', '');
   data.append('file', new Blob([csv], { type: 'text/csv' }), 'schedule.csv');
-  return data;
+  const encoded = new Request(c.base, { method: 'POST', body: data });
+  return {
+    contentType: encoded.headers.get('content-type') ?? '',
+    body: Buffer.from(await encoded.arrayBuffer()),
+  };
 }
 
-async function upload(c: PortalClient, data: FormData): Promise<{ status: number; bytes: number }> {
-  const res = await c.postMultipart('/portal/batches', data);
-  return { status: res.status, bytes: Buffer.byteLength(res.text) };
+/** Sends the body in 64 KB writes, as a network delivers it, and reads the answer. */
+function upload(c: PortalClient, form: EncodedForm): Promise<{ status: number; bytes: number }> {
+  const cookie = [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return new Promise((resolve, reject) => {
+    const req = request(`${c.base}/portal/batches`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': form.contentType, 'content-length': String(form.body.length) },
+    });
+    req.on('response', (res) => {
+      let bytes = 0;
+      res.on('data', (d: Buffer) => {
+        bytes += d.length;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+    });
+    req.on('error', reject);
+    let at = 0;
+    const more = () => {
+      while (at < form.body.length) {
+        const piece = form.body.subarray(at, at + 64 * 1024);
+        at += piece.length;
+        if (!req.write(piece)) return void req.once('drain', more);
+      }
+      req.end();
+    };
+    more();
+  });
 }
 
 const row = (cells: (string | number)[]) =>
