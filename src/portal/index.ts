@@ -37,6 +37,7 @@ import { batchRoutes } from './routes/batches.ts';
 import { checkRoutes } from './routes/checks.ts';
 import { newCheckRoutes } from './routes/checks-new.ts';
 import { resubmitCheckRoutes } from './routes/checks-resubmit.ts';
+import { invitationRoutes } from './routes/invitations.ts';
 import { monitorRoutes } from './routes/monitors.ts';
 import { operatorRoutes } from './routes/operator.ts';
 import { organizationRoutes } from './routes/organization.ts';
@@ -206,6 +207,7 @@ export const portalPlugin = fp<
 
     for (const routes of [
       signInRoutes,
+      invitationRoutes,
       checkRoutes,
       newCheckRoutes,
       payerSearchRoutes,

@@ -6,6 +6,8 @@ const NOTICES: Record<string, string> = {
   'signed-out': 'You are signed out.',
   'signed-in': 'You are signed in.',
   'password-set': 'Your password is set and you are signed in.',
+  joined: 'You joined the team and are signed in.',
+  'invitation-withdrawn': 'Invitation withdrawn: its link no longer works.',
   'key-shown-once':
     'A new key is shown only once, right after it is created. If you did not copy it, create another key and revoke the one you lost.',
   'role-changed': 'Role changed. It applies from their next page.',

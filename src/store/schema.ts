@@ -341,6 +341,32 @@ export const loginTokens = pgTable('login_tokens', {
   createdAt: createdAt(),
 });
 
+/**
+ * Invitations to an organization's team (Settings > Team). A row is what the owner asked for: the address
+ * (shown to the organization's owners, who typed it), the role, and the HMAC of the link's token. Nothing
+ * in it says whether the address has an account anywhere: that is decided when the link is used, by the
+ * person who holds it (src/tenancy/invitations.ts). `accepted_at` set: used; the link no longer works.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    email: text('email').notNull(),
+    role: text('role').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('invitations_token_hash_idx').on(t.tokenHash),
+    index('invitations_organization_idx').on(t.organizationId, t.email),
+  ],
+);
+
 export const sessions = pgTable('sessions', {
   /** SHA-256 of the session cookie value. */
   idHash: text('id_hash').primaryKey(),

@@ -21,6 +21,26 @@ export async function insertUser(
   await db.query(INSERT, [user.id, user.organizationId, user.email, user.role]);
 }
 
+const INSERT_IF_NEW = sqlOf`INSERT INTO ${users} (${users.id}, ${users.organizationId}, ${users.email}, ${users.role}, ${users.passwordHash})
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (${users.email}) DO NOTHING`;
+
+/**
+ * A new user with a password, unless an account already has the email (false then): the unique index
+ * decides, so an account made at the same moment by another request is not made twice.
+ */
+export async function insertUserIfNew(
+  db: Queryable,
+  user: Pick<UserRow, 'id' | 'organizationId' | 'email' | 'role' | 'passwordHash'>,
+): Promise<boolean> {
+  return changedOne(db, INSERT_IF_NEW, [
+    user.id,
+    user.organizationId,
+    user.email,
+    user.role,
+    user.passwordHash,
+  ]);
+}
+
 const BY_EMAIL = sqlOf`SELECT ${ACCOUNT}
        FROM ${users} WHERE ${users.email} = $1`;
 
@@ -83,4 +103,19 @@ const DELETE = sqlOf`DELETE FROM ${users} WHERE ${users.id} = $1 AND ${users.org
 /** Deletes a user; the caller deletes their sessions and sign-in links first (foreign keys). */
 export async function deleteUser(db: Queryable, organizationId: string, userId: string): Promise<boolean> {
   return changedOne(db, DELETE, [userId, organizationId]);
+}
+
+const MOVE = sqlOf`UPDATE ${users} SET ${users.organizationId} = $2, ${users.role} = $3 WHERE ${users.id} = $1`;
+
+/**
+ * Moves an account to another organization with a role there (an invitation accepted with an existing
+ * account: an account belongs to one organization). The caller ends its sessions and links.
+ */
+export async function moveUser(
+  db: Queryable,
+  userId: string,
+  organizationId: string,
+  role: string,
+): Promise<boolean> {
+  return changedOne(db, MOVE, [userId, organizationId, role]);
 }

@@ -61,7 +61,7 @@ test('with PUBLIC_URL, an invitation link starts with it whatever Host the reque
   const portal = await h.listenPortal({ publicUrl: PUBLIC_URL });
   try {
     const { link, page } = await inviteWithSpoofedHost(portal.url);
-    assert.match(link, /^https:\/\/portal\.clinic\.example\/portal\/login\/[0-9A-Za-z]{40}$/);
+    assert.match(link, /^https:\/\/portal\.clinic\.example\/portal\/invitations\/[0-9A-Za-z]{40}$/);
     assert.doesNotMatch(page, /evil/);
     assert.doesNotMatch(page, /This link assumes the portal is at/);
   } finally {
@@ -71,7 +71,7 @@ test('with PUBLIC_URL, an invitation link starts with it whatever Host the reque
 
 test('without PUBLIC_URL, the link uses the address the server listens on, and says so on PostgreSQL', async () => {
   const { link, page } = await inviteWithSpoofedHost(h.url);
-  assert.ok(link.startsWith(`${h.url}/portal/login/`), link);
+  assert.ok(link.startsWith(`${h.url}/portal/invitations/`), link);
   assert.doesNotMatch(page, /evil/);
   const guessed = h.service.store.db.kind === 'postgres';
   assert.equal(/This link assumes the portal is at/.test(page), guessed, `notice shown: ${!guessed}`);

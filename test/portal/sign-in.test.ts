@@ -183,9 +183,10 @@ test('owners invite members; members cannot open settings', async () => {
     role: 'member',
   });
   assert.equal(page.status, 201);
-  const link = /value="(http:\/\/[^"]+\/portal\/login\/[0-9A-Za-z]{40})"/.exec(page.text)?.[1];
+  const link = /value="(http:\/\/[^"]+\/portal\/invitations\/[0-9A-Za-z]{40})"/.exec(page.text)?.[1];
   assert.ok(link, 'invitation link shown');
   const path = new URL(link).pathname;
+  const member = await signInWithLink(h.url, path, 'front desk passphrase 1');
   const dup = await owner.submit('/portal/settings/team', '/portal/settings/team/invite', {
     email: 'frontdesk@demo-clinic.example',
     role: 'owner',
@@ -193,7 +194,6 @@ test('owners invite members; members cannot open settings', async () => {
   assert.equal(dup.status, 400);
   assert.match(dup.text, /already on your team/);
 
-  const member = await signInWithLink(h.url, path, 'front desk passphrase 1');
   assert.equal((await member.get('/portal/checks')).status, 200);
   const settings = await member.get('/portal/settings/api-keys');
   assert.equal(settings.status, 403);

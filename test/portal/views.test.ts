@@ -133,8 +133,41 @@ const PEOPLE = [
   },
 ];
 
+const INVITED = [
+  {
+    id: 'inv_1',
+    email: `${EVIL}@invited.example`,
+    role: 'owner' as const,
+    createdAt: '2026-05-03T00:00:00.000Z',
+    expiresAt: '2026-05-10T00:00:00.000Z',
+    expired: false,
+  },
+  {
+    id: 'inv_2',
+    email: 'late@invited.example',
+    role: 'member' as const,
+    createdAt: '2026-04-01T00:00:00.000Z',
+    expiresAt: '2026-04-08T00:00:00.000Z',
+    expired: true,
+  },
+];
+const TEAM_LIST = { users: PEOPLE, invitations: INVITED };
+
+test('team: open invitations are listed as invited (escaped), with a new link and withdraw', () => {
+  const out = teamPage(session(), TEAM_LIST, {}).value;
+  assert.ok(!out.includes(EVIL));
+  assert.ok(
+    out.includes(
+      `<th scope="row">${ESCAPED}@invited.example</th><td>Owner</td><td>Invited (link valid until <time`,
+    ),
+  );
+  assert.match(out, /<th scope="row">late@invited.example<\/th><td>Member<\/td><td>Invitation expired<\/td>/);
+  assert.match(out, /action="\/portal\/settings\/team\/invitations\/inv_1\/link"/);
+  assert.match(out, /action="\/portal\/settings\/team\/invitations\/inv_2\/withdraw"/);
+});
+
 test('team: others get actions (escaped), the signed-in owner does not', () => {
-  const out = teamPage(session(), PEOPLE, {}).value;
+  const out = teamPage(session(), TEAM_LIST, {}).value;
   assert.ok(!out.includes(EVIL));
   assert.ok(out.includes(`<th scope="row">${ESCAPED}@clinic.example</th>`));
   assert.match(out, /<span class="muted">You<\/span>/);
@@ -144,16 +177,18 @@ test('team: others get actions (escaped), the signed-in owner does not', () => {
 
 test('team: a link to pass on warns when its address is a guess', () => {
   const guessed = { email: 'new@clinic.example', url: 'http://10.0.0.5:3000/portal/login/t', guessed: true };
-  const out = teamPage(session(), PEOPLE, { invited: guessed }).value;
+  const out = teamPage(session(), TEAM_LIST, { invited: guessed }).value;
   assert.match(out, /<h2 id="invited">Invitation for new@clinic.example<\/h2>/);
   assert.match(out, /This link assumes the portal is at http:\/\/10.0.0.5:3000/);
-  const linked = teamPage(session(), PEOPLE, { linked: { ...guessed, guessed: false, validDays: 1 } }).value;
+  const linked = teamPage(session(), TEAM_LIST, {
+    linked: { ...guessed, guessed: false, validDays: 1 },
+  }).value;
   assert.match(linked, /It works once, within 1 day;/);
   assert.doesNotMatch(linked, /This link assumes/);
 });
 
 test('team: a refused action and an invitation problem are shown with what was typed', () => {
-  const out = teamPage(session(), PEOPLE, {
+  const out = teamPage(session(), TEAM_LIST, {
     actionError: EVIL,
     email: EVIL,
     role: 'owner',

@@ -8,7 +8,9 @@ import {
   findOrganizationUser,
   findUserRowByEmail,
   insertUser,
+  insertUserIfNew,
   lockOwners,
+  moveUser,
   selectUsers,
   updatePasswordHash,
   updateUserRole,
@@ -66,4 +68,27 @@ test("an organization's users oldest first; owners locked; role change and delet
     (await selectUsers(db, org)).map((u) => u.id),
     [owner.id],
   );
+});
+
+test('a user with a password is made unless the email has an account; an account moves organization', async () => {
+  const { db } = store;
+  const org = await newOrganization(db);
+  const other = await newOrganization(db);
+  const user = {
+    id: prefixedId('usr'),
+    organizationId: org,
+    email: email(),
+    role: 'owner',
+    passwordHash: 'h1',
+  };
+  assert.equal(await insertUserIfNew(db, user), true);
+  assert.equal(await insertUserIfNew(db, { ...user, id: prefixedId('usr'), organizationId: other }), false);
+  assert.equal((await findUserRowByEmail(db, user.email))?.id, user.id);
+  assert.equal(await moveUser(db, user.id, other, 'member'), true);
+  assert.deepEqual(await findUserRowByEmail(db, user.email), {
+    ...user,
+    organizationId: other,
+    role: 'member',
+  });
+  assert.equal(await findOrganizationUser(db, org, user.id), undefined);
 });

@@ -33,14 +33,15 @@ function safeNext(next: string): string {
 
 type LinkHolder = NonNullable<Awaited<ReturnType<typeof peekLoginToken>>>;
 
-async function startSession(reply: FastifyReply, deps: PortalDeps, userId: string): Promise<void> {
+/** A new session for the user: a new cookie, and the pre-sign-in form cookie cleared. */
+export async function startSession(reply: FastifyReply, deps: PortalDeps, userId: string): Promise<void> {
   const { cookieValue } = await createSession(deps.db, deps.tokenKey, userId);
   const names = cookieNames(deps.secureCookies);
   reply.setCookie(names.session, cookieValue, cookieOptions(deps.secureCookies));
   reply.clearCookie(names.form, cookieOptions(deps.secureCookies));
 }
 
-function formToken(deps: PortalDeps, request: FastifyRequest, reply: FastifyReply): string {
+export function formToken(deps: PortalDeps, request: FastifyRequest, reply: FastifyReply): string {
   return issueFormToken(request, reply, deps.tokenKey, deps.secureCookies);
 }
 

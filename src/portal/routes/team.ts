@@ -1,41 +1,43 @@
 /**
- * Settings > Team (owners): who can sign in, and invitations: a new user with a one-time link (7 days) that
- * the owner passes on; the invitee sets a password there. Owners also change others' roles, remove people
+ * Settings > Team (owners): who can sign in, and invitations: a stored invitation with a one-time link (7
+ * days) that the owner passes on; the invitee joins there (src/portal/routes/invitations.ts). Owners give
+ * an invitation a new link or withdraw it. Owners also change others' roles, remove people
  * (with a confirmation step) and give someone a new sign-in link, which is what the sign-in page tells a
  * locked-out user to ask an owner for (rules in src/tenancy/team.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { prefixedId, randomBase62 } from '../../ids.ts';
+import {
+  inviteToTeam,
+  listInvitations,
+  renewInvitationLink,
+  withdrawInvitation,
+} from '../../tenancy/invitations.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { changeRole, relinkUser, removeUser } from '../../tenancy/team.ts';
-import {
-  createPortalUser,
-  findUserByEmail,
-  INVITE_LINK_TTL_MS,
-  issueLoginToken,
-  listUsers,
-  PortalUserError,
-  type Role,
-} from '../../tenancy/users.ts';
+import { listUsers, PortalUserError, type Role } from '../../tenancy/users.ts';
 import { ownerOnly, ownerOnlyById } from '../access.ts';
 import { notFound, noticeOf, type PortalDeps, portalLink, seeOther, sendPage, session } from '../context.ts';
 import { formBody, formValue } from '../forms.ts';
-import { removeMemberPage, TEAM, teamPage } from '../views/team.ts';
+import { removeMemberPage, TEAM, type Team, teamPage } from '../views/team.ts';
 
 export const teamRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, deps) => {
+  /** The organization's people and its open invitations, as the team page lists them. */
+  const team = async (s: PortalSession): Promise<Team> => ({
+    users: await listUsers(deps.db, s.user.organizationId),
+    invitations: await listInvitations(deps.db, s.user.organizationId),
+  });
+
   portal.get('/settings/team', ownerOnly, async (request, reply) => {
     const s = session(request);
-    const notice = noticeOf(request);
-    return sendPage(reply, teamPage(s, await listUsers(deps.db, s.user.organizationId), { notice }));
+    return sendPage(reply, teamPage(s, await team(s), { notice: noticeOf(request) }));
   });
 
   /** A refused team action: the team page again, saying why (the rule's own words). */
   const refused = async (reply: FastifyReply, s: PortalSession, err: unknown) => {
     if (!(err instanceof PortalUserError)) throw err;
-    const users = await listUsers(deps.db, s.user.organizationId);
     const message = `${err.message.charAt(0).toUpperCase()}${err.message.slice(1)}.`;
-    return sendPage(reply, teamPage(s, users, { actionError: message }), 400);
+    return sendPage(reply, teamPage(s, await team(s), { actionError: message }), 400);
   };
   const action = (s: PortalSession, userId: string) => ({
     organizationId: s.user.organizationId,
@@ -66,13 +68,12 @@ export const teamRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, 
   memberAction('link', async (request, reply, s, userId) => {
     const linked = await relinkUser(deps.db, deps.tokenKey, action(s, userId));
     request.log.info({ userId: s.user.id, linkedUserId: linked.user.id }, 'portal user given a new link');
-    const users = await listUsers(deps.db, s.user.organizationId);
     const link = {
       email: linked.user.email,
       validDays: linked.validDays,
       ...portalLink(deps, linked.loginPath),
     };
-    return sendPage(reply, teamPage(s, users, { linked: link }));
+    return sendPage(reply, teamPage(s, await team(s), { linked: link }));
   });
 
   portal.get('/settings/team/:id/remove', ownerOnlyById, async (request, reply) => {
@@ -94,46 +95,45 @@ export const teamRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal, 
     const email = formValue(form, 'email').trim();
     const role: Role = formValue(form, 'role') === 'owner' ? 'owner' : 'member';
     try {
-      const outcome = await deps.db.transaction(async (tx) => {
-        const existing = await findUserByEmail(tx, email).catch(() => undefined);
-        if (existing && existing.organizationId !== s.user.organizationId) {
-          return { elsewhere: true as const, email: existing.email };
-        }
-        const user = await createPortalUser(tx, { organizationId: s.user.organizationId, email, role });
-        const token = await issueLoginToken(tx, deps.tokenKey, {
-          userId: user.id,
-          purpose: 'invite',
-          ttlMs: INVITE_LINK_TTL_MS,
-        });
-        request.log.info({ userId: s.user.id, invitedUserId: user.id }, 'portal user invited');
-        return { elsewhere: false as const, email: user.email, token };
+      // The same answer whether or not the address has an account in another organization: an invitation
+      // is stored either way, and whoever holds the link decides how to use it (src/tenancy/invitations.ts).
+      const invited = await inviteToTeam(deps.db, deps.tokenKey, {
+        organizationId: s.user.organizationId,
+        email,
+        role,
       });
-      let users = await listUsers(deps.db, s.user.organizationId);
-      let token: string;
-      if (outcome.elsewhere) {
-        // Someone in another organization already signs in with this email. Telling the owner so would let
-        // any owner test addresses against every organization. The answer is the one a new email gets:
-        // nothing is created, the link is a random token that was never stored (it opens the page of an
-        // expired link), and the operator log (ids only) records the attempt for support to follow up.
-        request.log.info(
-          { userId: s.user.id, organizationId: s.user.organizationId },
-          'portal invitation for an email with an account in another organization: nothing created',
-        );
-        token = randomBase62(40);
-        const shown = { id: prefixedId('usr'), organizationId: s.user.organizationId, email: outcome.email };
-        users = [...users, { ...shown, role, hasPassword: false, createdAt: new Date().toISOString() }];
-      } else token = outcome.token;
-      const link = { email: outcome.email, ...portalLink(deps, `/portal/login/${token}`) };
-      return sendPage(reply, teamPage(s, users, { invited: link }), 201);
+      request.log.info(
+        { userId: s.user.id, organizationId: s.user.organizationId },
+        'portal invitation made',
+      );
+      const link = { email: invited.email, ...portalLink(deps, invited.invitationPath) };
+      return sendPage(reply, teamPage(s, await team(s), { invited: link }), 201);
     } catch (err) {
       if (!(err instanceof PortalUserError)) throw err;
-      // Only an address already in this organization is named: the team list shows it anyway.
-      const message =
-        err.message === 'invalid email address'
-          ? 'Enter a valid email address, like name@clinic.example.'
-          : 'Someone with this email is already on your team.';
-      const users = await listUsers(deps.db, s.user.organizationId);
-      return sendPage(reply, teamPage(s, users, { email, role, error: message }), 400);
+      return sendPage(reply, teamPage(s, await team(s), { email, role, error: err.message }), 400);
     }
+  });
+
+  portal.post('/settings/team/invitations/:id/link', ownerOnlyById, async (request, reply) => {
+    const s = session(request);
+    const renewed = await renewInvitationLink(deps.db, deps.tokenKey, {
+      organizationId: s.user.organizationId,
+      id: request.params.id,
+    });
+    if (!renewed) return notFound(request, reply);
+    request.log.info(
+      { userId: s.user.id, invitationId: request.params.id },
+      'portal invitation given a new link',
+    );
+    const link = { email: renewed.email, ...portalLink(deps, renewed.invitationPath) };
+    return sendPage(reply, teamPage(s, await team(s), { invited: link }));
+  });
+
+  portal.post('/settings/team/invitations/:id/withdraw', ownerOnlyById, async (request, reply) => {
+    const s = session(request);
+    const a = { organizationId: s.user.organizationId, id: request.params.id };
+    if (!(await withdrawInvitation(deps.db, a))) return notFound(request, reply);
+    request.log.info({ userId: s.user.id, invitationId: a.id }, 'portal invitation withdrawn');
+    return seeOther(reply, `${TEAM}?notice=invitation-withdrawn`);
   });
 };

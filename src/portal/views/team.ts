@@ -1,7 +1,9 @@
 /**
- * Settings > Team as an owner reads it: the people with their actions, the invitation form, a one-time link
- * to pass on (an invitation, or a new sign-in link), and the confirmation before someone is removed.
+ * Settings > Team as an owner reads it: the people and the open invitations with their actions, the
+ * invitation form, a one-time link to pass on (an invitation, or a new sign-in link), and the confirmation
+ * before someone is removed.
  */
+import type { Invitation } from '../../tenancy/invitations.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import type { listUsers, Role } from '../../tenancy/users.ts';
 import { timestamp } from '../format.ts';
@@ -13,6 +15,12 @@ export const TEAM = '/portal/settings/team';
 /** The organization's people, as `listUsers` reads them. */
 type Users = Awaited<ReturnType<typeof listUsers>>;
 
+/** What the team page lists: the people, then the invitations not used yet. */
+export interface Team {
+  users: Users;
+  invitations: Invitation[];
+}
+
 /** Change role, new sign-in link, remove: one small form each, so every action works without script. */
 function memberActions(s: PortalSession, u: Users[number]): SafeHtml {
   const other: Role = u.role === 'owner' ? 'member' : 'owner';
@@ -21,6 +29,17 @@ function memberActions(s: PortalSession, u: Users[number]): SafeHtml {
 <form method="post" action="${TEAM}/${u.id}/link" class="inline">${csrfField(s.csrfToken)}<button type="submit" class="secondary">New sign-in link<span class="sr-only"> for ${u.email}</span></button></form>
 <a href="${TEAM}/${u.id}/remove">Remove<span class="sr-only"> ${u.email}</span></a>
 </div>`;
+}
+
+/** An invitation's row: who and as what, whether its link still works, a new link or withdrawing it. */
+function invitationRow(s: PortalSession, i: Invitation): SafeHtml {
+  const base = `${TEAM}/invitations/${i.id}`;
+  return html`<tr><th scope="row">${i.email}</th><td>${i.role === 'owner' ? 'Owner' : 'Member'}</td><td>${
+    i.expired ? 'Invitation expired' : html`Invited (link valid until ${timestamp(i.expiresAt)})`
+  }</td><td>${timestamp(i.createdAt)}</td><td><div class="row-actions">
+<form method="post" action="${base}/link" class="inline">${csrfField(s.csrfToken)}<button type="submit" class="secondary">New invitation link<span class="sr-only"> for ${i.email}</span></button></form>
+<form method="post" action="${base}/withdraw" class="inline">${csrfField(s.csrfToken)}<button type="submit" class="secondary">Withdraw<span class="sr-only"> the invitation of ${i.email}</span></button></form>
+</div></td></tr>`;
 }
 
 /** A one-time link the owner passes on, with a warning when its address is this process's guess. */
@@ -40,7 +59,7 @@ ${copyable(p.copyId, link.url, 'Sign-in link')}${
 /** The people, the invitation form, and the link just made (an invitation or a new sign-in link). */
 export function teamPage(
   s: PortalSession,
-  users: Users,
+  team: Team,
   o: {
     email?: string;
     role?: Role;
@@ -76,7 +95,8 @@ ${
           id: 'invited',
           copyId: 'invite-link',
           heading: `Invitation for ${o.invited.email}`,
-          validity: 'It works once, within 7 days; there they choose a password.',
+          validity:
+            'It works once, within 7 days; there they choose a password, or enter the password of the account they already have.',
         },
         o.invited,
       )
@@ -84,13 +104,13 @@ ${
 }
 <section aria-labelledby="people"><h2 id="people">People</h2>
 <div class="table-wrap" role="region" aria-label="People" tabindex="0"><table>
-<thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Password set</th><th scope="col">Added</th><th scope="col">Actions</th></tr></thead>
-<tbody>${users.map(
+<thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Added</th><th scope="col">Actions</th></tr></thead>
+<tbody>${team.users.map(
       (u) =>
         html`<tr><th scope="row">${u.email}</th><td>${u.role === 'owner' ? 'Owner' : 'Member'}</td><td>${
-          u.hasPassword ? 'Yes' : 'Not yet'
+          u.hasPassword ? 'Signed up' : 'No password yet'
         }</td><td>${timestamp(u.createdAt)}</td><td>${u.id === s.user.id ? html`<span class="muted">You</span>` : memberActions(s, u)}</td></tr>`,
-    )}</tbody></table></div></section>
+    )}${team.invitations.map((i) => invitationRow(s, i))}</tbody></table></div></section>
 <section aria-labelledby="invite"><h2 id="invite">Invite someone</h2>
 <p>Members see checks and can run checks. Owners also manage API keys, webhooks and the team.</p>
 ${errorSummary(o.error ? [{ field: 'email', message: o.error }] : [])}
