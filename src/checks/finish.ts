@@ -7,12 +7,18 @@
 
 import { batchSummary } from '../contract/batch.ts';
 import type { EligibilityCheckResponse } from '../contract/check-response.ts';
+import { discoveryCompletedBody, discoveryOf } from '../contract/discovery.ts';
 import { batchCompletedBody } from '../contract/webhook-events.ts';
 import { uuidv7 } from '../ids.ts';
 import { WEBHOOKS_CHANNEL } from '../store/channels.ts';
-import type { Db } from '../store/db.ts';
+import type { Db, Queryable } from '../store/db.ts';
+import { selectDiscoveryFound } from '../store/discoveries.ts';
 import { countBatchItemFinished, insertBatchCompletedEvent } from '../store/queue/finish-batch-item.ts';
 import { type CheckCompletion, finishClaimedCheck } from '../store/queue/finish-check.ts';
+import {
+  countDiscoveryItemFinished,
+  insertDiscoveryCompletedEvent,
+} from '../store/queue/finish-discovery-item.ts';
 import { compareWithPrevious, lockPatientHistory } from './check-history.ts';
 import { verdictOf } from './verdict.ts';
 
@@ -20,6 +26,8 @@ import { verdictOf } from './verdict.ts';
 export type FinishInput = Omit<CheckCompletion, 'eventId'> & {
   /** The batch the check belongs to (null or absent: a single submit). */
   batchId?: string | null;
+  /** The discovery the check is an inquiry of (null or absent: an ordinary check). */
+  discoveryId?: string | null;
   /** Its payer (named in a `coverage.changed` event). */
   tradingPartnerServiceId?: string;
 };
@@ -35,13 +43,15 @@ export type FinishResult = false | { coverageChanges: number };
  * line, each with the one before it, never several with the same one.
  */
 export async function finishCheck(db: Db, input: FinishInput): Promise<FinishResult> {
-  const { batchId, tradingPartnerServiceId, ...completion } = input;
+  const { batchId, discoveryId, tradingPartnerServiceId, ...completion } = input;
   const compares = input.status === 'COMPLETED' && !!input.patientKey && !input.reusedFrom;
   const finished = await db.transaction(async (tx): Promise<FinishResult> => {
     // One comparison at a time per patient, taken before the check is marked finished: its completion
     // time is then after the previous one's commit, and the previous one is visible to the read below.
     if (compares && input.patientKey) await lockPatientHistory(tx, input.organizationId, input.patientKey);
-    if (!(await finishClaimedCheck(tx, { ...completion, eventId: uuidv7() }))) return false;
+    // A discovery's inquiry is reported by its discovery's one event, not one event per payer asked.
+    const checkEvent = { ...completion, eventId: uuidv7(), event: !discoveryId };
+    if (!(await finishClaimedCheck(tx, checkEvent))) return false;
     const compared =
       compares && input.patientKey && tradingPartnerServiceId
         ? await compareWithPrevious(tx, {
@@ -53,6 +63,7 @@ export async function finishCheck(db: Db, input: FinishInput): Promise<FinishRes
           })
         : 0;
     const result = { coverageChanges: compared };
+    if (discoveryId) await countDiscoveryInquiry(tx, input.organizationId, discoveryId, input.status);
     if (!batchId) return result;
     const closed = await countBatchItemFinished(tx, {
       batchId,
@@ -72,6 +83,19 @@ export async function finishCheck(db: Db, input: FinishInput): Promise<FinishRes
   });
   if (finished) await db.notify(WEBHOOKS_CHANNEL).catch(() => {});
   return finished;
+}
+
+/** Counts a discovery's finished inquiry; the last one completes the discovery and writes its event. */
+async function countDiscoveryInquiry(
+  tx: Queryable,
+  organizationId: string,
+  discoveryId: string,
+  status: 'COMPLETED' | 'FAILED',
+): Promise<void> {
+  const closed = await countDiscoveryItemFinished(tx, { discoveryId, status });
+  if (!closed) return;
+  const body = discoveryCompletedBody(discoveryOf(closed, await selectDiscoveryFound(tx, discoveryId)));
+  await insertDiscoveryCompletedEvent(tx, { id: uuidv7(), organizationId, discoveryId, body });
 }
 
 /** The verdict's status of a finished body (the body carries it; an older shape is judged on read). */

@@ -22,6 +22,11 @@ export interface CheckCompletion {
   reuseKey?: string | null;
   /** The check whose result this one repeats (no payer call was made). */
   reusedFrom?: string | null;
+  /**
+   * false: no `eligibility.completed` event (an inquiry of a discovery, which its `discovery.completed`
+   * reports). Default true.
+   */
+  event?: boolean;
 }
 
 /**
@@ -49,6 +54,7 @@ export async function finishClaimedCheck(tx: Queryable, done: CheckCompletion): 
     ],
   );
   if (rowCount !== 1) return false;
+  if (done.event === false) return true;
   await insertOutboxEvent(tx, {
     id: done.eventId,
     organizationId: done.organizationId,
