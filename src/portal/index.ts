@@ -37,6 +37,7 @@ import { batchRoutes } from './routes/batches.ts';
 import { checkRoutes } from './routes/checks.ts';
 import { newCheckRoutes } from './routes/checks-new.ts';
 import { resubmitCheckRoutes } from './routes/checks-resubmit.ts';
+import { discoveryRoutes } from './routes/discovery.ts';
 import { monitorRoutes } from './routes/monitors.ts';
 import { operatorRoutes } from './routes/operator.ts';
 import { organizationRoutes } from './routes/organization.ts';
@@ -100,6 +101,7 @@ export function portalSettings(
     publicUrl: config.publicUrl,
     batchMaxPendingChecks: config.batchMaxPendingChecks,
     monitorMaxPerOrganization: config.monitorMaxPerOrganization,
+    discoveryMaxInquiriesPerDay: config.discoveryMaxInquiriesPerDay,
     secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
   };
 }
@@ -210,6 +212,7 @@ export const portalPlugin = fp<
       newCheckRoutes,
       payerSearchRoutes,
       resubmitCheckRoutes,
+      discoveryRoutes,
       batchRoutes,
       monitorRoutes,
       apiKeyRoutes,
