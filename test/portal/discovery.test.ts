@@ -79,3 +79,54 @@ test("another organization's discovery is a 404 page", async () => {
   assert.equal(page.status, 404);
   assert.doesNotMatch(page.text, /Sandbox PPO Gold/);
 });
+
+test('an owner keeps the discovery payers on Settings > Organization; a payer that cannot search is refused', async () => {
+  const refused = await owner.submit(
+    '/portal/settings/organization',
+    '/portal/settings/organization/discovery-payers',
+    {
+      discoveryPayers: 'SANDBOX, NOPE',
+    },
+  );
+  assert.equal(refused.status, 400);
+  assert.match(refused.text, /payer\[1\] is not a payer of the directory/);
+  const saved = await owner.submit(
+    '/portal/settings/organization',
+    '/portal/settings/organization/discovery-payers',
+    {
+      discoveryPayers: 'SANDBOX',
+    },
+  );
+  assert.equal(saved.status, 303);
+  const page = await owner.get('/portal/settings/organization');
+  assert.match(page.text, /Now: <strong>SANDBOX<\/strong>/);
+  const { rows } = await h.service.store.db.query<{ discovery_payers: string[] | null }>(
+    'SELECT discovery_payers FROM organizations WHERE id = $1',
+    [h.organizationId],
+  );
+  assert.deepEqual(rows[0]!.discovery_payers, ['SANDBOX']);
+  // A discovery without payers now asks the organization's list.
+  const res = await owner.submit('/portal/discovery/new', '/portal/discovery/new', form());
+  assert.equal(res.status, 303);
+  const id = res.location!.split('/').pop();
+  const asked = await h.service.store.db.query<{ trading_partner_service_id: string }>(
+    'SELECT trading_partner_service_id FROM checks WHERE discovery_id = $1',
+    [id],
+  );
+  assert.deepEqual(
+    asked.rows.map((r) => r.trading_partner_service_id),
+    ['SANDBOX'],
+  );
+  const cleared = await owner.submit(
+    '/portal/settings/organization',
+    '/portal/settings/organization/discovery-payers',
+    {
+      discoveryPayers: '',
+    },
+  );
+  assert.equal(cleared.status, 303);
+  assert.match(
+    (await owner.get('/portal/settings/organization')).text,
+    /every payer of the directory that takes demographic searches/,
+  );
+});
