@@ -1,11 +1,11 @@
 /**
  * Reading a discovery request (contract/discovery.ts): its own fields here (the payers, the patient's state
- * and ZIP code, unknown fields), and the provider, names and dates as a single submit reads them (the
- * intake's repairs and validation, src/checks/), worded with the discovery's field names. Messages never
+ * and ZIP code, unknown fields), and the provider, names and dates as a single submit reads them (through
+ * the intake, src/checks/intake.ts: its repairs and validation), worded with the discovery's field names. Messages never
  * echo a value.
  */
-import { type FieldProblem, formatProblems, validateCheckRequest } from '../checks/request.ts';
-import { repairCheckRequest } from '../checks/request-repair.ts';
+import { takeInDemographicSearch } from '../checks/intake.ts';
+import { type FieldProblem, formatProblems } from '../checks/request.ts';
 import { DiscoveryPatient, DiscoveryRequest, MAX_DISCOVERY_PAYERS } from '../contract/discovery.ts';
 
 export type ReadDiscovery = { ok: true; request: DiscoveryRequest } | { ok: false; problem: string };
@@ -77,11 +77,9 @@ export function readDiscoveryRequest(body: unknown, now = new Date()): ReadDisco
     subscriber,
     ...(body.dateOfService !== undefined ? { encounter: { dateOfService: body.dateOfService } } : {}),
   };
-  const repaired = repairCheckRequest(asSubmit).body;
-  const problems = [
-    ...ownProblems(body, patient),
-    ...renamed(validateCheckRequest(repaired, now, { demographicSearch: true })),
-  ];
+  // Without a directory the intake checks the body alone: the payers are checked one by one later.
+  const taken = takeInDemographicSearch(asSubmit, { now });
+  const problems = [...ownProblems(body, patient), ...(taken.ok ? [] : renamed(taken.problems))];
   if (problems.length) return { ok: false, problem: formatProblems(problems) };
   // The values as sent: each inquiry's intake repairs them again and records the repairs on its check.
   return { ok: true, request: body as DiscoveryRequest };
