@@ -18,7 +18,7 @@ const FOUNDATION = ['payers', 'x12', 'benefits', 'contract', 'store', ...SHARED]
 /** The check lifecycle and what runs it: what the rooms above single checks (batches, monitors) build on. */
 const CHECKS = ['checks', 'webhooks', 'tenancy', 'workers', 'directory', 'metrics', ...FOUNDATION];
 /** What the HTTP layers (api, portal) build on: every room of the domain. */
-const DOMAIN = ['batches', 'monitors', ...CHECKS];
+const DOMAIN = ['batches', 'monitors', 'discovery', ...CHECKS];
 
 /** Part of src/ (a folder, or a file at the top of src/ without `.ts`) → parts it may import besides itself. */
 const MAY_IMPORT = {
@@ -51,6 +51,7 @@ const MAY_IMPORT = {
   // The rooms above single checks: each turns its own requests into checks through the intake.
   batches: CHECKS,
   monitors: CHECKS,
+  discovery: CHECKS,
   api: DOMAIN,
   // The portal reuses the API's key authenticator (to forget a revoked key at once); never the reverse.
   portal: ['api', ...DOMAIN],

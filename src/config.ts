@@ -155,6 +155,12 @@ export const ConfigSchema = Type.Object({
     description:
       'Batch checks an organization may have in progress at once; a batch that would exceed it is refused with 429 (batches are limited by items in flight, not requests per second).',
   }),
+  discoveryMaxInquiriesPerDay: Int(1, 10_000_000, {
+    env: 'DISCOVERY_MAX_INQUIRIES_PER_DAY',
+    default: 500,
+    description:
+      "Payers an organization's insurance discoveries may ask per UTC day (each discovery asks at most 25); a discovery that would pass it is refused with 429 until the next day.",
+  }),
   monitorPollMs: Int(10, 3_600_000, {
     env: 'MONITOR_POLL_MS',
     default: 30000,

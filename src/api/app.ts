@@ -29,6 +29,8 @@ import { RateLimiter } from './rate-limit.ts';
 import { docsRoute } from './routes/docs.ts';
 import { batchStatusRoute } from './routes/eligibility_batch_status.ts';
 import { batchSubmitRoute } from './routes/eligibility_batch_submit.ts';
+import { discoveryGetRoute } from './routes/eligibility_discovery_get.ts';
+import { discoverySubmitRoute } from './routes/eligibility_discovery_submit.ts';
 import { monitorCreateRoute } from './routes/eligibility_monitor_create.ts';
 import { monitorDeleteRoute } from './routes/eligibility_monitor_delete.ts';
 import { monitorGetRoute } from './routes/eligibility_monitor_get.ts';
@@ -76,6 +78,7 @@ export type ApiSettings = Pick<
   | 'rateLimitSubmitPerOrganization'
   | 'rateLimitStatus'
   | 'batchMaxPendingChecks'
+  | 'discoveryMaxInquiriesPerDay'
   | 'monitorMaxPerOrganization'
   | 'httpHeadersTimeoutMs'
   | 'httpRequestTimeoutMs'
@@ -260,6 +263,12 @@ async function registerRoutes(app: FastifyInstance, opts: AppOptions, auth: ApiK
     maxPendingChecks: settings.batchMaxPendingChecks,
   });
   await app.register(batchStatusRoute, { auth, limiter: new RateLimiter(status) });
+  await app.register(discoverySubmitRoute, {
+    auth,
+    limiter: submitLimiter,
+    maxInquiriesPerDay: settings.discoveryMaxInquiriesPerDay,
+  });
+  await app.register(discoveryGetRoute, { auth, limiter: new RateLimiter(status) });
   const readLimiter = new RateLimiter(status);
   await app.register(monitorCreateRoute, {
     auth,

@@ -7,12 +7,18 @@
 
 import { batchSummary } from '../contract/batch.ts';
 import type { EligibilityCheckResponse } from '../contract/check-response.ts';
+import { discoveryCompletedBody, discoveryOf } from '../contract/discovery.ts';
 import { batchCompletedBody } from '../contract/webhook-events.ts';
 import { uuidv7 } from '../ids.ts';
 import { WEBHOOKS_CHANNEL, wake } from '../store/channels.ts';
 import type { Db, Queryable } from '../store/db.ts';
+import { selectDiscoveryFound } from '../store/discoveries.ts';
 import { countBatchItemFinished, insertBatchCompletedEvent } from '../store/queue/finish-batch-item.ts';
 import { type CheckCompletion, finishClaimedCheck } from '../store/queue/finish-check.ts';
+import {
+  countDiscoveryItemFinished,
+  insertDiscoveryCompletedEvent,
+} from '../store/queue/finish-discovery-item.ts';
 import { compareWithPrevious, lockPatientHistory } from './check-history.ts';
 import { verdictOf } from './verdict.ts';
 
@@ -20,6 +26,8 @@ import { verdictOf } from './verdict.ts';
 export type FinishInput = Omit<CheckCompletion, 'eventId'> & {
   /** The batch the check belongs to (null or absent: a single submit). */
   batchId?: string | null;
+  /** The discovery the check is an inquiry of (null or absent: an ordinary check). */
+  discoveryId?: string | null;
   /** Its payer (named in a `coverage.changed` event). */
   tradingPartnerServiceId?: string;
   /** The object `body` was serialized from, when the caller has it: read instead of parsing the body. */
@@ -37,11 +45,12 @@ export type FinishResult = false | { coverageChanges: number };
  * line, each with the one before it, never several with the same one.
  */
 export async function finishCheck(db: Db, input: FinishInput): Promise<FinishResult> {
-  const { batchId, tradingPartnerServiceId, response, ...completion } = input;
+  const { batchId, discoveryId, tradingPartnerServiceId, response, ...completion } = input;
   const patientKey = input.status === 'COMPLETED' && !input.reusedFrom ? input.patientKey : undefined;
-  const done = { ...completion, eventId: uuidv7() };
+  // A discovery's inquiry is reported by its discovery's one event, not one event per payer asked.
+  const done = { ...completion, eventId: uuidv7(), event: !discoveryId };
   // The common case, a single check with no patient history to compare: one statement, no transaction.
-  if (!patientKey && !batchId) {
+  if (!patientKey && !batchId && !discoveryId) {
     const finished = await finishClaimedCheck(db, done, { notify: WEBHOOKS_CHANNEL });
     return finished && { coverageChanges: 0 };
   }
@@ -68,6 +77,7 @@ export async function finishCheck(db: Db, input: FinishInput): Promise<FinishRes
           )
         : 0;
     let events = compared ? 1 : 0;
+    if (discoveryId) events += await countDiscoveryInquiry(tx, input.organizationId, discoveryId, input.status);
     if (batchId) events += await countBatchItem(tx, input.organizationId, batchId, input);
     // The completed event's wake-up went with the finishing statement; these others' goes on commit.
     if (events) await wake(tx, WEBHOOKS_CHANNEL);
@@ -90,6 +100,20 @@ async function countBatchItem(
   if (!closed) return 0;
   const body = batchCompletedBody(batchSummary(closed));
   await insertBatchCompletedEvent(tx, { id: uuidv7(), organizationId, batchId, body });
+  return 1;
+}
+
+/** Counts a discovery's finished inquiry; the last one completes the discovery and writes its event. */
+async function countDiscoveryInquiry(
+  tx: Queryable,
+  organizationId: string,
+  discoveryId: string,
+  status: 'COMPLETED' | 'FAILED',
+): Promise<number> {
+  const closed = await countDiscoveryItemFinished(tx, { discoveryId, status });
+  if (!closed) return 0;
+  const body = discoveryCompletedBody(discoveryOf(closed, await selectDiscoveryFound(tx, discoveryId)));
+  await insertDiscoveryCompletedEvent(tx, { id: uuidv7(), organizationId, discoveryId, body });
   return 1;
 }
 

@@ -15,8 +15,11 @@
  *    one payer. An id the directory does not know is kept as sent: the worker fails it with SH01.
  *
  * What each entry point then writes (one row, a batch in one transaction, a monitor) is its own.
+ *
+ * An insurance discovery's inquiry (`demographicSearch`) is the one request without a member id: it asks
+ * the payer by name and date of birth, and the payer must take such searches (docs/discovery.md).
  */
-import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type { EligibilityCheckRequest, StoredCheckRequest } from '../contract/check-request.ts';
 import type { RequestCorrection } from '../contract/check-response.ts';
 import type { PayerEntry } from '../payers/connector.ts';
 import { mbiProblem } from './member-id-format.ts';
@@ -32,6 +35,7 @@ export type IntakePayer = Pick<
   | 'enrollment'
   | 'connections'
   | 'memberIdFormat'
+  | 'demographicSearch'
 > & { payerName?: string };
 
 /** What the intake asks of the payer directory (`PayerDirectory` has it). */
@@ -51,11 +55,11 @@ export interface IntakeOptions {
   now?: Date;
 }
 
-export type Intake =
+export type Intake<R extends StoredCheckRequest = EligibilityCheckRequest> =
   | {
       ok: true;
       /** The request as the payer will be asked: repaired, validated, under the canonical payer id. */
-      request: EligibilityCheckRequest;
+      request: R;
       /** The submit's own reuse window: null for the organization default, 0 for never. */
       reuseWithinHours: number | null;
       /** The repairs made (empty: none), named by field, never by value. */
@@ -82,8 +86,16 @@ export function sentPayerId(body: unknown): string {
  * A payer the directory marks as taking no eligibility inquiries, or as needing an enrollment that is not
  * done, is refused here, before anything is stored or sent: the payer would only answer with an AAA.
  */
-function payerProblems(payer: IntakePayer): FieldProblem[] {
+function payerProblems(payer: IntakePayer, demographicSearch: boolean): FieldProblem[] {
   const field = 'tradingPartnerServiceId';
+  if (demographicSearch && payer.demographicSearch !== true) {
+    return [
+      {
+        field,
+        problem: `payer ${payer.tradingPartnerServiceId} does not take demographic searches (its directory entry does not say "demographicSearch": true)`,
+      },
+    ];
+  }
   if (payer.eligibility === false) {
     return [
       {
@@ -118,16 +130,38 @@ function memberIdProblems(payer: IntakePayer, body: unknown, problems: FieldProb
 
 /** A submit body taken in: the request to store, or every problem with it. */
 export function takeIn(body: unknown, options: IntakeOptions = {}): Intake {
+  // Validated with the member id required: the request has one.
+  return intake(body, options, false) as Intake;
+}
+
+/**
+ * An insurance discovery's inquiry taken in: a submit body without a member id, to a payer that takes
+ * demographic searches (its directory entry says `demographicSearch`); the same repairs and messages.
+ */
+export function takeInDemographicSearch(
+  body: unknown,
+  options: IntakeOptions = {},
+): Intake<StoredCheckRequest> {
+  return intake(body, { ...options, allowReuse: false }, true);
+}
+
+function intake(
+  body: unknown,
+  options: IntakeOptions,
+  demographicSearch: boolean,
+): Intake<StoredCheckRequest> {
   const sentId = sentPayerId(body);
   const payer = sentId ? options.payers?.resolvePayer(sentId) : undefined;
   const repaired = repairCheckRequest(body, {
     keepMemberIdSeparators: payer?.keepMemberIdSeparators === true,
     ...(payer?.memberIdFormat ? { memberIdFormat: payer.memberIdFormat } : {}),
   });
-  const problems = validateCheckRequest(repaired.body, options.now);
-  if (payer) problems.push(...memberIdProblems(payer, repaired.body, problems), ...payerProblems(payer));
+  const problems = validateCheckRequest(repaired.body, options.now, { demographicSearch });
+  if (payer) {
+    problems.push(...memberIdProblems(payer, repaired.body, problems), ...payerProblems(payer, demographicSearch));
+  }
   if (problems.length) return { ok: false, problems };
-  const { reuseWithinHours, ...asked } = repaired.body as EligibilityCheckRequest;
+  const { reuseWithinHours, ...asked } = repaired.body as StoredCheckRequest;
   const request =
     payer && payer.tradingPartnerServiceId !== asked.tradingPartnerServiceId
       ? { ...asked, tradingPartnerServiceId: payer.tradingPartnerServiceId }

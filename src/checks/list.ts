@@ -3,7 +3,7 @@
  * and one check in full. Always scoped by organization: another organization's check reads as absent.
  */
 
-import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type { StoredCheckRequest } from '../contract/check-request.ts';
 import type { CheckStatus, EligibilityCheckResponse, VerdictStatus } from '../contract/check-response.ts';
 import { UUID_PATTERN } from '../ids.ts';
 import { type CheckSearchTerm, findCheck, selectCheckPage } from '../store/checks.ts';
@@ -135,7 +135,7 @@ export function searchTerms(text: string): CheckSearchTerm[] {
 export interface CheckDetail {
   id: string;
   status: CheckStatus;
-  request: EligibilityCheckRequest | null;
+  request: StoredCheckRequest | null;
   /** The status body (what the API serves), parsed; undefined while IN_PROGRESS. */
   result?: EligibilityCheckResponse;
   attempts: number;

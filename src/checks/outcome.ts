@@ -4,7 +4,7 @@
  * The body is serialized once here, stored, served by the status operation and sent by the webhook.
  */
 import type { Interpretation } from '../benefits/types.ts';
-import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type { StoredCheckRequest } from '../contract/check-request.ts';
 import type {
   EligibilityCheckError,
   EligibilityCheckResponse,
@@ -22,7 +22,7 @@ export type ServiceErrorCode = 'SH01' | 'SH02' | 'SH03' | 'SH04';
 
 export interface CheckContext {
   id: string;
-  request: EligibilityCheckRequest;
+  request: StoredCheckRequest;
   payer: Payer;
   meta: EligibilityMeta;
   /** The repairs made to the request at submission (checks/request-repair.ts), repeated on the result. */
@@ -56,7 +56,7 @@ function guidanceOf(ctx: CheckContext): GuidanceContext {
   return ctx.memberIdFormat ? { memberIdFormat: ctx.memberIdFormat } : {};
 }
 
-function requestSubscriber(request: EligibilityCheckRequest) {
+function requestSubscriber(request: StoredCheckRequest) {
   const s = request.subscriber;
   return { memberId: s.memberId, firstName: s.firstName, lastName: s.lastName, dateOfBirth: s.dateOfBirth };
 }

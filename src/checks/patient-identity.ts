@@ -23,7 +23,7 @@
  * compared. Bump the version strings and say so in the CHANGELOG if that is ever needed.
  */
 import { createHmac } from 'node:crypto';
-import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type { EligibilityCheckRequest, StoredCheckRequest } from '../contract/check-request.ts';
 
 export interface CheckKeys {
   patientKey: string;
@@ -55,6 +55,28 @@ function identity(request: EligibilityCheckRequest): (string | null)[] {
 
 function hmac(key: Buffer, tuple: unknown[]): string {
   return createHmac('sha256', key).update(JSON.stringify(tuple)).digest('hex');
+}
+
+/**
+ * A stored request's keys; undefined for a discovery's inquiry, which names no member id: its identity is
+ * known once the payer answers with one (`checkKeys` of the request with that member id).
+ */
+export function storedCheckKeys(key: Buffer, request: StoredCheckRequest): CheckKeys | undefined {
+  const { memberId } = request.subscriber;
+  return memberId === undefined
+    ? undefined
+    : checkKeys(key, { ...request, subscriber: { ...request.subscriber, memberId } });
+}
+
+/** The keys of a demographic inquiry that found the patient: its request with the member id of the answer. */
+export function answeredCheckKeys(
+  key: Buffer,
+  request: StoredCheckRequest,
+  body: string,
+): CheckKeys | undefined {
+  const memberId = (JSON.parse(body) as { subscriber?: { memberId?: unknown } }).subscriber?.memberId;
+  if (typeof memberId !== 'string' || !memberId) return undefined;
+  return storedCheckKeys(key, { ...request, subscriber: { ...request.subscriber, memberId } });
 }
 
 export function checkKeys(key: Buffer, request: EligibilityCheckRequest): CheckKeys {

@@ -91,7 +91,15 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-export function validateCheckRequest(body: unknown, today = new Date()): FieldProblem[] {
+/**
+ * `demographicSearch`: an insurance discovery's inquiry, the one request that may (and must) leave the
+ * member id out (src/checks/intake.ts).
+ */
+export function validateCheckRequest(
+  body: unknown,
+  today = new Date(),
+  options: { demographicSearch?: boolean } = {},
+): FieldProblem[] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return [{ field: 'body', problem: 'must be a JSON object' }];
   }
@@ -169,7 +177,19 @@ export function validateCheckRequest(body: unknown, today = new Date()): FieldPr
       }
     });
   }
-  return bounded(dedupe(problems));
+  const kept = options.demographicSearch ? withoutMemberIdRequired(problems, sub) : problems;
+  return bounded(dedupe(kept));
+}
+
+/** A demographic search's problems: no member id is what it is; one sent is refused. */
+function withoutMemberIdRequired(problems: FieldProblem[], sub: Loose | undefined): FieldProblem[] {
+  const kept = problems.filter(
+    (p) => !(p.field === 'subscriber.memberId' && p.problem.startsWith('is required')),
+  );
+  if (sub?.memberId !== undefined) {
+    kept.push({ field: 'subscriber.memberId', problem: 'must be absent in a demographic search' });
+  }
+  return kept;
 }
 
 type Loose = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * portal's print view and its PDF, so the three say the same thing in the same words. Pure: a result body
  * (and the request, for a check the payer never answered) in, strings out.
  */
-import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type { StoredCheckRequest } from '../contract/check-request.ts';
 import {
   type BenefitEntry,
   type EligibilityCheckResponse,
@@ -169,7 +169,7 @@ function present(pairs: [string, string | undefined][]): [string, string][] {
  */
 export function payerText(
   body: EligibilityCheckResponse | undefined,
-  request?: EligibilityCheckRequest | null,
+  request?: StoredCheckRequest | null,
 ): string | undefined {
   const id = body?.payer?.payerId ?? body?.tradingPartnerServiceId ?? request?.tradingPartnerServiceId;
   const name = body?.payer?.payerName;
@@ -182,7 +182,7 @@ export function payerText(
 
 export function summarizeCheck(
   body: EligibilityCheckResponse,
-  request?: EligibilityCheckRequest | null,
+  request?: StoredCheckRequest | null,
 ): CheckSummaryText {
   const sub = body.subscriber ?? request?.subscriber;
   const provider = body.provider ?? request?.provider;

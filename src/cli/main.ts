@@ -19,6 +19,7 @@ import {
 import { ADMIN_COMMANDS } from './commands/admin.ts';
 import { BATCH_COMMANDS } from './commands/batch.ts';
 import { CHECK_COMMAND } from './commands/check.ts';
+import { DISCOVER_COMMAND } from './commands/discover.ts';
 import { MONITOR_COMMANDS } from './commands/monitor.ts';
 import { PAYER_IMPORT_COMMAND, PAYER_LIST_COMMAND, PAYER_RELOAD_COMMAND } from './commands/payer.ts';
 import { SERVE_COMMANDS } from './commands/serve.ts';
@@ -28,6 +29,7 @@ const COMMANDS: readonly CommandSpec[] = [
   ...SERVE_COMMANDS,
   ...ADMIN_COMMANDS,
   CHECK_COMMAND,
+  DISCOVER_COMMAND,
   ...BATCH_COMMANDS,
   ...MONITOR_COMMANDS,
   PAYER_LIST_COMMAND,

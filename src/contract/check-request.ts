@@ -77,3 +77,11 @@ export const EligibilityCheckRequest = Type.Object(
   { $id: 'EligibilityCheckRequest', additionalProperties: false, title: 'EligibilityCheckRequest' },
 );
 export type EligibilityCheckRequest = Static<typeof EligibilityCheckRequest>;
+
+/**
+ * A check's request as stored and asked: a submit's, or one inquiry of an insurance discovery, a demographic
+ * search whose subscriber has no member id (docs/discovery.md). Only the intake's discovery path makes one.
+ */
+export type StoredCheckRequest = Omit<EligibilityCheckRequest, 'subscriber'> & {
+  subscriber: Omit<EligibilityCheckRequest['subscriber'], 'memberId'> & { memberId?: string };
+};

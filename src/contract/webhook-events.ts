@@ -7,8 +7,14 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { BatchSummary } from './batch.ts';
 import { EligibilityCheckResponse, PRODUCT_SERVICE_TYPES } from './check-response.ts';
+import { DiscoveryCompletedEvent, discoveryCompletedBody } from './discovery.ts';
 
-export const EVENT_TYPE_NAMES = ['eligibility.completed', 'batch.completed', 'coverage.changed'] as const;
+export const EVENT_TYPE_NAMES = [
+  'eligibility.completed',
+  'batch.completed',
+  'coverage.changed',
+  'discovery.completed',
+] as const;
 export type EventTypeName = (typeof EVENT_TYPE_NAMES)[number];
 
 export interface EventType {
@@ -83,7 +89,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   {
     name: 'eligibility.completed',
     description:
-      'A check finished (COMPLETED or FAILED). The body is exactly the status body of the check (`GET /api/eligibility/{id}/status`), as the spec requires.',
+      'A check finished (COMPLETED or FAILED). The body is exactly the status body of the check (`GET /api/eligibility/{id}/status`), as the spec requires. Not sent for the inquiries of an insurance discovery: its `discovery.completed` reports them.',
     schema: EligibilityCheckResponse,
     example: {
       id: EXAMPLE_CHECK_ID,
@@ -132,6 +138,31 @@ export const EVENT_TYPES: readonly EventType[] = [
             before: 4,
             after: 20,
             visitLimit: 20,
+          },
+        ],
+      }),
+    ),
+  },
+  {
+    name: 'discovery.completed',
+    description:
+      'Every payer an insurance discovery asked has answered (or failed for good). Sent once per discovery; the body is `GET /api/eligibility/discovery/{id}` at that moment: the coverages found, ranked ACTIVE first, each naming its completed check. It carries no patient data.',
+    schema: DiscoveryCompletedEvent,
+    example: JSON.parse(
+      discoveryCompletedBody({
+        id: '01a20797-7a10-7c4e-9f0b-6a1b0c2d3e50',
+        status: 'COMPLETED',
+        createdAt: '2026-11-24T18:00:00.000Z',
+        completedAt: '2026-11-24T18:00:03.000Z',
+        progress: { asked: 3, answered: 3 },
+        coverages: [
+          {
+            checkId: EXAMPLE_CHECK_ID,
+            tradingPartnerServiceId: 'SANDBOX',
+            payerName: 'Sandbox Health Plan',
+            planName: 'Sandbox PPO Gold',
+            groupNumber: 'G-12345',
+            verdict: { status: 'ACTIVE', summary: 'Coverage active: Sandbox PPO Gold, in network' },
           },
         ],
       }),

@@ -117,6 +117,8 @@ export interface PayerEntry {
   aliases?: readonly string[];
   /** Two-letter codes of the US states the payer operates in (payer search ranks by them). */
   states?: readonly string[];
+  /** True: the payer answers a demographic search (no member id), so insurance discovery may ask it. */
+  demographicSearch?: boolean;
   /** For listings, logs and metric labels; default the connector's `name`. */
   connectorType?: ConnectorType;
   /** Calls at once per worker process; default PAYER_CONCURRENCY. */

@@ -393,6 +393,7 @@ export function buildPayerEntries(
       ...(e.eligibility === false ? { eligibility: false } : {}),
       ...(e.enrollment ? { enrollment: e.enrollment } : {}),
       ...(e.states?.length ? { states: e.states } : {}),
+      ...(e.demographicSearch ? { demographicSearch: true } : {}),
     });
   }
   if (problems.length) throw directoryError(`payers file ${settings.payersFile}`, problems);

@@ -174,6 +174,11 @@ export const PayerDirectoryEntry = Type.Object(
     enrollment: Type.Optional(Type.Union(ENROLLMENT_STATES.map((s) => Type.Literal(s)))),
     /** Two-letter codes of the US states the payer serves (payer search ranks by them). */
     states: Type.Optional(Type.Array(Type.String({ pattern: US_STATE_CODE_PATTERN }), { maxItems: 60 })),
+    /**
+     * True: the payer answers a demographic search (a 270 whose subscriber has a name and date of birth but
+     * no member id), so insurance discovery may ask it (docs/discovery.md). Default false.
+     */
+    demographicSearch: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

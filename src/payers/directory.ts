@@ -63,6 +63,8 @@ export function sandboxPayerEntry(connector: PayerConnector): PayerEntry {
     envelope: { usageIndicator: 'T' },
     stcStrategy: 'repeat',
     inquiryWithoutCodes: 'plan',
+    // It finds a member by first name, last name and date of birth (docs/sandbox.md, "Demographic search").
+    demographicSearch: true,
   };
 }
 

@@ -19,10 +19,12 @@ import type { PasswordVerifier } from './passwords.ts';
  * The configuration the portal reads, under the names it has in src/config.ts (`portalSettings` in index.ts
  * picks it from the whole): ELIG_ALLOW_PRIVATE_WEBHOOKS; PUBLIC_URL, the base of every link the portal hands
  * out (when https, pages also send HSTS); BATCH_MAX_PENDING_CHECKS for batches uploaded on the Batches page
- * and MONITOR_MAX_PER_ORGANIZATION, each defaulting to its configured default when absent.
+ * MONITOR_MAX_PER_ORGANIZATION and DISCOVERY_MAX_INQUIRIES_PER_DAY (Find coverage), each defaulting to its configured default when absent.
  */
 export type PortalSettings = Pick<Config, 'allowPrivateWebhooks' | 'publicUrl'> &
-  Partial<Pick<Config, 'batchMaxPendingChecks' | 'monitorMaxPerOrganization'>>;
+  Partial<
+    Pick<Config, 'batchMaxPendingChecks' | 'monitorMaxPerOrganization' | 'discoveryMaxInquiriesPerDay'>
+  >;
 
 export interface PortalDeps extends PortalSettings {
   db: Db;

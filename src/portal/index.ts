@@ -38,6 +38,7 @@ import { checkRoutes } from './routes/checks.ts';
 import { newCheckRoutes } from './routes/checks-new.ts';
 import { resubmitCheckRoutes } from './routes/checks-resubmit.ts';
 import { invitationRoutes } from './routes/invitations.ts';
+import { discoveryRoutes } from './routes/discovery.ts';
 import { monitorRoutes } from './routes/monitors.ts';
 import { operatorRoutes } from './routes/operator.ts';
 import { organizationRoutes } from './routes/organization.ts';
@@ -101,6 +102,7 @@ export function portalSettings(
     publicUrl: config.publicUrl,
     batchMaxPendingChecks: config.batchMaxPendingChecks,
     monitorMaxPerOrganization: config.monitorMaxPerOrganization,
+    discoveryMaxInquiriesPerDay: config.discoveryMaxInquiriesPerDay,
     secureCookies: config.publicUrl?.startsWith('https://') ?? config.env === 'production',
   };
 }
@@ -212,6 +214,7 @@ export const portalPlugin = fp<
       newCheckRoutes,
       payerSearchRoutes,
       resubmitCheckRoutes,
+      discoveryRoutes,
       batchRoutes,
       monitorRoutes,
       apiKeyRoutes,

@@ -10,6 +10,7 @@ const ASSET_VERSION = '2';
 export type NavItem =
   | 'checks'
   | 'run'
+  | 'discovery'
   | 'batches'
   | 'monitors'
   | 'api-keys'
@@ -21,6 +22,7 @@ export type NavItem =
 const NAV: { id: NavItem; label: string; href: string; ownerOnly: boolean; operatorOnly?: true }[] = [
   { id: 'checks', label: 'Checks', href: '/portal/checks', ownerOnly: false },
   { id: 'run', label: 'Run a check', href: '/portal/checks/new', ownerOnly: false },
+  { id: 'discovery', label: 'Find coverage', href: '/portal/discovery/new', ownerOnly: false },
   { id: 'batches', label: 'Batches', href: '/portal/batches', ownerOnly: false },
   { id: 'monitors', label: 'Monitors', href: '/portal/monitors', ownerOnly: false },
   { id: 'api-keys', label: 'API keys', href: '/portal/settings/api-keys', ownerOnly: true },

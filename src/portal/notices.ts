@@ -30,6 +30,7 @@ const NOTICES: Record<string, string> = {
   'monitor-deleted': 'Monitor deleted. The checks it ran are still listed under Checks.',
   'time-zone-saved': 'Time zone saved: the portal shows times in it for everyone in your organization.',
   'reuse-saved': 'Reuse window saved: it applies to checks submitted from now on.',
+  'discovery-payers-saved': 'Discovery payers saved: Find coverage asks them from now on.',
   'provider-added': 'Provider added: "Run a check" offers it from now on.',
   'provider-removed': 'Provider removed. Checks already run for it are unchanged.',
   'provider-default': 'Default provider changed: "Run a check" chooses it first.',

@@ -8,7 +8,7 @@
 import type { Queryable } from './db.ts';
 
 /** The scopes taken today; a new one is a new name here. */
-export type AdvisoryScope = 'monitors.cap' | 'checks.patient-history';
+export type AdvisoryScope = 'monitors.cap' | 'checks.patient-history' | 'discoveries.daily-cap';
 
 /** Waits for, then holds until the end of `tx`, the lock of `value` within `scope`. */
 export async function lockForTransaction(tx: Queryable, scope: AdvisoryScope, value: string): Promise<void> {

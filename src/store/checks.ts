@@ -134,6 +134,7 @@ const SELECT_PAGE = sqlOf`SELECT ${SUMMARY_HEAD},
             ${DATE_OF_BIRTH} AS "dateOfBirth",
             ${SUMMARY_TAIL}
        FROM ${checks} WHERE `;
+const LISTED_INQUIRY = sqlOf`(${checks.discoveryId} IS NULL OR ${checks.status} = 'COMPLETED')`;
 const NEWEST_FIRST = sqlOf` ORDER BY ${checks.id} DESC LIMIT `;
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
@@ -149,7 +150,9 @@ export async function selectCheckPage(
   organizationId: string,
   query: CheckPageQuery,
 ): Promise<CheckSummaryRow[]> {
-  const where: string[] = [sqlOf`${checks.organizationId} = $1`];
+  // A discovery's inquiries that found nothing (or are still asking) are its own business: they are shown
+  // on the discovery, not as failures in the organization's list (docs/discovery.md).
+  const where: string[] = [sqlOf`${checks.organizationId} = $1`, LISTED_INQUIRY];
   const params: unknown[] = [organizationId];
   const param = (value: unknown) => {
     params.push(value);

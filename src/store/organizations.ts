@@ -152,6 +152,14 @@ export const updateTimeZone = timeZone.update;
 export const findReuseWithinHours = reuseWithinHours.find;
 export const updateReuseWithinHours = reuseWithinHours.update;
 
+const discoveryPayers = settingColumn('discoveryPayers');
+/**
+ * The payers an insurance discovery asks when its request names none (null: every directory payer that
+ * takes demographic searches); undefined when there is no such organization.
+ */
+export const findDiscoveryPayers = discoveryPayers.find;
+export const updateDiscoveryPayers = discoveryPayers.update;
+
 /** The providers the run-a-check form offers, in the order they were added; undefined when there is no such organization. */
 export const findProviders = settingColumn('providers').find;
 

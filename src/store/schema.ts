@@ -16,7 +16,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type { EligibilityCheckRequest, StoredCheckRequest } from '../contract/check-request.ts';
 import type { RequestCorrection } from '../contract/check-response.ts';
 import type { CoverageChange } from '../contract/webhook-events.ts';
 
@@ -48,6 +48,11 @@ export const organizations = pgTable('organizations', {
     .$type<{ name: string; npi: string; isDefault: boolean }[]>()
     .notNull()
     .default([]),
+  /**
+   * The payers (directory ids) an insurance discovery asks when its request names none (docs/discovery.md),
+   * kept by owners on the organization page; null: every directory payer that takes demographic searches.
+   */
+  discoveryPayers: text('discovery_payers').array(),
   createdAt: createdAt(),
 });
 
@@ -102,6 +107,35 @@ export const batches = pgTable(
     index('batches_org_created_idx').on(t.organizationId, t.createdAt),
     uniqueIndex('batches_idempotency_idx').on(t.organizationId, t.idempotencyKey),
   ],
+);
+
+/**
+ * An insurance discovery (docs/discovery.md): one demographic inquiry (a check without a member id) per
+ * candidate payer, linked by `checks.discovery_id`. No PHI here: the patient is in each linked check's
+ * request. `pending` is kept by each inquiry's finishing transaction (src/store/queue/finish-discovery-item.ts):
+ * reaching 0 completes the discovery and writes its `discovery.completed` event, exactly once. `asked`
+ * counts toward the organization's daily cap (DISCOVERY_MAX_INQUIRIES_PER_DAY).
+ */
+export const discoveries = pgTable(
+  'discoveries',
+  {
+    /** A UUIDv7. */
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** IN_PROGRESS, then COMPLETED once every inquiry is final. */
+    status: text('status').notNull().default('IN_PROGRESS'),
+    /** Payers asked (inquiries made); `answered` of them are final, `found` of those found the patient. */
+    asked: integer('asked').notNull(),
+    answered: integer('answered').notNull().default(0),
+    found: integer('found').notNull().default(0),
+    pending: integer('pending').notNull(),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  // The daily cap sums `asked` over an organization's discoveries of the day; the list pages newest first.
+  (t) => [index('discoveries_org_created_idx').on(t.organizationId, t.createdAt)],
 );
 
 /**
@@ -163,9 +197,10 @@ export const checks = pgTable(
     tradingPartnerServiceId: text('trading_partner_service_id').notNull(),
     /**
      * The submitted request (PHI), as repaired at submission (checks/request-repair.ts). A purged check
-     * keeps only its `tradingPartnerServiceId` (src/store/queue/purge-checks.ts).
+     * keeps only its `tradingPartnerServiceId` (src/store/queue/purge-checks.ts). A discovery's inquiry has
+     * no member id.
      */
-    request: jsonb('request').$type<EligibilityCheckRequest>().notNull(),
+    request: jsonb('request').$type<StoredCheckRequest>().notNull(),
     /** The repairs made to the request (fields and kinds, no values); null: none. */
     requestCorrections: jsonb('request_corrections').$type<RequestCorrection[]>(),
     /** The full response body once COMPLETED/FAILED (PHI), exactly as served and sent. */
@@ -226,6 +261,12 @@ export const checks = pgTable(
      * flood through one clearinghouse account never queues the checks of another in front of it.
      */
     connection: text('connection').notNull().default(''),
+    /**
+     * The insurance discovery this check is an inquiry of (a demographic search: no member id in its
+     * request); null: an ordinary check. Such a check writes no `eligibility.completed` event (its
+     * discovery's `discovery.completed` reports it) and, unless it found coverage, is left out of the list.
+     */
+    discoveryId: text('discovery_id').references(() => discoveries.id),
   },
   (t) => [
     index('checks_due_idx').on(t.priority, t.nextAttemptAt).where(sql`status = 'IN_PROGRESS'`),
@@ -237,6 +278,7 @@ export const checks = pgTable(
       .on(t.organizationId, t.connection, t.nextAttemptAt)
       .where(sql`status = 'IN_PROGRESS' AND priority = 0`),
     index('checks_batch_idx').on(t.batchId, t.batchIndex),
+    index('checks_discovery_idx').on(t.discoveryId).where(sql`discovery_id IS NOT NULL`),
     // A monitor's latest runs, newest first.
     index('checks_monitor_idx').on(t.monitorId, t.id),
     index('checks_org_created_idx').on(t.organizationId, t.createdAt),
@@ -269,6 +311,8 @@ export const webhookEvents = pgTable(
     checkId: text('check_id').references(() => checks.id),
     /** The batch a `batch.completed` event reports (null for other types). */
     batchId: text('batch_id').references(() => batches.id),
+    /** The discovery a `discovery.completed` event reports (null for other types). */
+    discoveryId: text('discovery_id').references(() => discoveries.id),
     /** The event type (src/contract/webhook-events.ts), or `test` for the portal's test event. */
     kind: text('kind').notNull().default('eligibility.completed'),
     /** The exact bytes sent on every attempt (serialized once). */
@@ -286,6 +330,7 @@ export const webhookEvents = pgTable(
     // One event of each type per check (eligibility.completed, and later coverage.changed).
     uniqueIndex('webhook_events_check_idx').on(t.checkId, t.kind),
     uniqueIndex('webhook_events_batch_idx').on(t.batchId, t.kind),
+    uniqueIndex('webhook_events_discovery_idx').on(t.discoveryId, t.kind),
     index('webhook_events_due_idx').on(t.nextAttemptAt).where(sql`state = 'pending'`),
     index('webhook_events_org_idx').on(t.organizationId, t.createdAt),
   ],

@@ -8,7 +8,7 @@ import { type BenefitSource, benefitSource } from '../benefits/source.ts';
 import { reusedBody } from '../checks/check-history.ts';
 import { finishCheck } from '../checks/finish.ts';
 import { serviceFailure } from '../checks/outcome.ts';
-import { type CheckKeys, checkKeys } from '../checks/patient-identity.ts';
+import { answeredCheckKeys, type CheckKeys, storedCheckKeys } from '../checks/patient-identity.ts';
 import type { PayerEntry } from '../payers/connector.ts';
 import type { PayerGuard, PayerPermit } from '../payers/guard.ts';
 import type { ConnectionLimiter } from '../payers/limits.ts';
@@ -44,6 +44,7 @@ export const CLAIMED_CHECK = [
   'attempts',
   'createdAt',
   'batchId',
+  'discoveryId',
   'priority',
   'reuseWithinHours',
   'connection',
@@ -205,7 +206,7 @@ export class CheckWorker {
   private keysOf(row: ClaimedCheck): CheckKeys | undefined {
     if (!this.opts.identityKey) return undefined;
     try {
-      return checkKeys(this.opts.identityKey, row.request);
+      return storedCheckKeys(this.opts.identityKey, row.request);
     } catch {
       return undefined; // a stored request without a subscriber: it fails on its own, without history
     }
@@ -359,10 +360,16 @@ export class CheckWorker {
       decision.kind === 'finish'
         ? decision
         : { status: 'FAILED' as const, ...this.failureBody(row, decision) };
+    // A discovery's inquiry names no member id: its identity is the one the payer answered with.
+    history ??=
+      row.discoveryId && done.status === 'COMPLETED' && this.opts.identityKey
+        ? answeredCheckKeys(this.opts.identityKey, row.request, done.body)
+        : undefined;
     const recorded = await finishCheck(db, {
       id: row.id,
       organizationId: row.organizationId,
       batchId: row.batchId,
+      discoveryId: row.discoveryId,
       workerId,
       status: done.status,
       body: done.body,

@@ -12,7 +12,7 @@
  */
 import { interpretBenefits } from '../benefits/interpret.ts';
 import { type CheckContext, completedBody, failedBody, serviceFailure } from '../checks/outcome.ts';
-import type { EligibilityCheckRequest } from '../contract/check-request.ts';
+import type { StoredCheckRequest } from '../contract/check-request.ts';
 import type {
   EligibilityCheckError,
   EligibilityCheckResponse,
@@ -114,7 +114,7 @@ const TRANSIENT_AAA = new Set(['42', '80']);
 
 export async function processCheck(
   id: string,
-  request: EligibilityCheckRequest,
+  request: StoredCheckRequest,
   opts: ProcessOptions,
 ): Promise<CheckOutcome> {
   const payer = opts.payer;
@@ -165,7 +165,7 @@ export async function processCheck(
 /** What every inquiry of one attempt shares. */
 interface InquiryCall {
   payer: PayerEntry;
-  request: EligibilityCheckRequest;
+  request: StoredCheckRequest;
   traceNumber: string;
   senderId: string;
   usageIndicator: 'P' | 'T';

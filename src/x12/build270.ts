@@ -46,7 +46,11 @@ export interface Inquiry270 {
     providerType?: 'provider' | 'facility';
   };
   subscriber: {
-    memberId: string;
+    /**
+     * NM109 with qualifier MI. Absent: a demographic search (insurance discovery), whose 2100C names the
+     * subscriber by name and date of birth alone, as the 005010X279A1 guide and CAQH CORE allow.
+     */
+    memberId?: string;
     firstName: string;
     lastName: string;
     middleName?: string;
@@ -226,6 +230,12 @@ function providerName(p: Inquiry270['provider']): [string, string, string?] {
   throw new X12BuildError('provider', 'needs organizationName or firstName and lastName');
 }
 
+/** NM108/NM109 of loop 2100C: `MI` and the member id, or nothing at all for a demographic search. */
+function memberIdElements(memberId: string | undefined): string[] {
+  if (memberId === undefined) return [];
+  return ['MI', x12Value(memberId, 'subscriber.memberId', { max: 80 })];
+}
+
 export function build270(inquiry: Inquiry270, envelope: Envelope270): string {
   const { provider, subscriber, encounter } = inquiry;
   const trace = x12Value(inquiry.traceNumber, 'traceNumber', { max: 50 });
@@ -281,8 +291,7 @@ export function build270(inquiry: Inquiry270, envelope: Envelope270): string {
         : '',
       '',
       subscriber.suffix?.trim() ? x12Value(subscriber.suffix, 'subscriber.suffix', { max: 10 }) : '',
-      'MI',
-      x12Value(subscriber.memberId, 'subscriber.memberId', { max: 80 }),
+      ...memberIdElements(subscriber.memberId),
     ),
     segment(
       'DMG',

@@ -14,6 +14,7 @@ import { API_DOC, apiDoc } from '../../scripts/api-doc.ts';
 import { EXAMPLE_SCENARIOS } from '../../src/api/openapi-examples.ts';
 import { addPayerCallStats, emptyCounts } from '../../src/store/payer-call-stats.ts';
 import { createApiKey } from '../../src/tenancy/api-keys.ts';
+import { member } from '../helpers/members.ts';
 import { dayFromToday, monitorBody } from '../helpers/monitors.ts';
 import { deref } from '../helpers/openapi.ts';
 import { servedRoutes } from '../helpers/route-table.ts';
@@ -119,7 +120,12 @@ test('every response says why it is answered; errors are the envelope; 202s (201
 
 test('webhooks: each event with its body schema, headers and the signature check', () => {
   const events = Object.keys(doc.webhooks);
-  assert.deepEqual(events, ['eligibility.completed', 'batch.completed', 'coverage.changed']);
+  assert.deepEqual(events, [
+    'eligibility.completed',
+    'batch.completed',
+    'coverage.changed',
+    'discovery.completed',
+  ]);
   for (const name of events) {
     const post = doc.webhooks[name].post;
     assert.ok(post.requestBody.content['application/json'].schema.$ref, `${name} body is a named schema`);
@@ -210,6 +216,13 @@ test('each documented operation answers sample requests only with status codes i
     checks: [EXAMPLE_SCENARIOS.hmoNotCovered.request],
   });
   const monitor = await api.post('/api/eligibility/monitors', monitorBody({ dates: [dayFromToday(30)] }));
+  const discoveryBody = {
+    provider: EXAMPLE_SCENARIOS.ppoActive.request.provider,
+    patient: (({ firstName, lastName, dateOfBirth }) => ({ firstName, lastName, dateOfBirth }))(
+      member('SBX1000001'),
+    ),
+  };
+  const discovery = await api.post('/api/eligibility/discovery', discoveryBody);
   const unknown = '0190f0c4-1e6a-7cde-8a4b-2d3c4e5f6a7b';
   type Sample = {
     path: string;
@@ -257,6 +270,21 @@ test('each documented operation answers sample requests only with status codes i
       { path: `/api/eligibility/batch/${batch.body.id}`, key: null, expect: 401 },
       { path: `/api/eligibility/batch/${batch.body.id}`, key: write, expect: 403 },
       { path: `/api/eligibility/batch/${unknown}`, expect: 404 },
+    ],
+    'post /api/eligibility/discovery': [
+      { path: '/api/eligibility/discovery', body: discoveryBody, expect: 202 },
+      { path: '/api/eligibility/discovery', body: { patient: {} }, expect: 400 },
+      { path: '/api/eligibility/discovery', body: {}, key: null, expect: 401 },
+      { path: '/api/eligibility/discovery', body: {}, key: read, expect: 403 },
+      { path: '/api/eligibility/discovery', body: 'x'.repeat(70_000), expect: 413 },
+      { path: '/api/eligibility/discovery', body: 'x', type: 'text/plain', expect: 415 },
+    ],
+    'get /api/eligibility/discovery/{id}': [
+      { path: `/api/eligibility/discovery/${discovery.body.id}`, expect: 200 },
+      { path: '/api/eligibility/discovery/%ZZ', expect: 400 },
+      { path: `/api/eligibility/discovery/${discovery.body.id}`, key: null, expect: 401 },
+      { path: `/api/eligibility/discovery/${discovery.body.id}`, key: write, expect: 403 },
+      { path: `/api/eligibility/discovery/${unknown}`, expect: 404 },
     ],
     'post /api/eligibility/monitors': [
       {

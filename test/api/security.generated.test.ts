@@ -31,6 +31,10 @@ const SAMPLES: SecuritySamples = {
   bodies: {
     submitEligibilityCheck: () => sandboxRequest(JANE),
     submitEligibilityBatch: () => ({ checks: [sandboxRequest(JANE)] }),
+    submitEligibilityDiscovery: () => ({
+      provider: sandboxRequest(JANE).provider,
+      patient: { firstName: JANE.firstName, lastName: JANE.lastName, dateOfBirth: JANE.dateOfBirth },
+    }),
     createMonitor: () => monitorBody({ every: 30 }, JANE.memberId),
     updateMonitor: () => ({ status: 'paused' }),
   },

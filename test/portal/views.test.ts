@@ -206,14 +206,16 @@ test('organization: the current settings, and a refused value shown back escaped
     zone: 'America/Chicago',
     reuseWithinHours: 1,
     providers: [],
+    discoveryPayers: ['SANDBOX'],
   }).value;
+  assert.match(set, /Now: <strong>SANDBOX<\/strong>/);
   assert.match(set, /Now: <strong>America\/Chicago<\/strong>/);
   assert.match(set, /<option value="America\/Chicago" selected>America\/Chicago<\/option>/);
   assert.match(set, /checks are reused for 1 hour<\/strong>/);
   assert.match(set, /name="reuseWithinHours" inputmode="numeric" value="1">/);
   const refused = organizationPage(
     session(),
-    { zone: null, reuseWithinHours: null, providers: [] },
+    { zone: null, reuseWithinHours: null, providers: [], discoveryPayers: null },
     { reuseError: 'Whole hours.', reuseTyped: EVIL, error: 'Pick one.', chosen: '' },
   ).value;
   assert.match(refused, /Now: <strong>each person&#39;s browser zone<\/strong>/);

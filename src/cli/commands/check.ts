@@ -130,7 +130,8 @@ async function checkCommand(config: Config, args: CheckArgs, io: Io, env = proce
   }
 }
 
-async function call(url: string, init: RequestInit): Promise<unknown> {
+/** One API call: its JSON body, or a CliError naming the status, code and message. */
+export async function call(url: string, init: RequestInit): Promise<unknown> {
   const res = await fetch(url, init).catch((err: Error) => {
     throw new CliError(
       `Could not reach the API at ${new URL(url).origin}: ${err.message}. Is \`elig serve\` running?`,

@@ -22,8 +22,15 @@ const PAYER_ORIGINATOR = '9SANDBOXHP';
  */
 export type Answer271 =
   | { kind: 'eligible'; member: Member }
-  | { kind: 'rejected'; code: string }
+  | { kind: 'rejected'; code: string; ambiguous?: boolean }
   | { kind: 'unavailable' };
+
+/**
+ * What an ambiguous demographic search answers besides AAA 75: loop 2100C has no free text, so it is a 2110C
+ * `EB*U` (contact the payer) with this message (docs/sandbox.md, "Demographic search").
+ */
+export const AMBIGUOUS_SEARCH_MESSAGE =
+  'MORE THAN ONE MEMBER MATCHES THIS NAME AND DATE OF BIRTH; SEND THE MEMBER ID';
 
 export interface Envelope271 {
   controlNumber: number;
@@ -100,6 +107,9 @@ export function respond271(inquiry: ReceivedInquiry, answer: Answer271, envelope
     body.push(echoName(inquiry.subscriber));
     if (answer.kind === 'rejected') body.push(correctAndResubmit(answer.code));
     if (inquiry.subscriber.dateOfBirth) body.push(segment('DMG', 'D8', inquiry.subscriber.dateOfBirth));
+    if (answer.kind === 'rejected' && answer.ambiguous) {
+      body.push(segment('EB', 'U'), segment('MSG', AMBIGUOUS_SEARCH_MESSAGE));
+    }
   }
   return writeInterchange(
     {

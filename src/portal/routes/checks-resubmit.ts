@@ -7,7 +7,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestFieldOf } from '../../checks/error-catalog.ts';
 import { getCheck } from '../../checks/list.ts';
-import type { EligibilityCheckRequest } from '../../contract/check-request.ts';
+import type { StoredCheckRequest } from '../../contract/check-request.ts';
 import type { EligibilityCheckError } from '../../contract/check-response.ts';
 import { listedPayer } from '../../payers/directory.ts';
 import { listProviders, type OrganizationProvider } from '../../tenancy/providers.ts';
@@ -47,7 +47,7 @@ function formFieldsOf(requestField: string | undefined): FieldName[] {
  * from the list when it is there, unless an error points at it (then it is shown typed, to correct).
  */
 function valuesOf(
-  r: EligibilityCheckRequest,
+  r: StoredCheckRequest,
   organizationName: string,
   providers: readonly OrganizationProvider[],
   highlights: Prefill['highlights'],
@@ -62,7 +62,7 @@ function valuesOf(
     'provider.choice': providerBlamed && choice ? OTHER_PROVIDER : choice,
     'provider.organizationName': provider.organizationName,
     'provider.npi': provider.npi,
-    'subscriber.memberId': r.subscriber.memberId,
+    'subscriber.memberId': r.subscriber.memberId ?? '',
     'subscriber.firstName': r.subscriber.firstName,
     'subscriber.lastName': r.subscriber.lastName,
     'subscriber.dateOfBirth': r.subscriber.dateOfBirth,

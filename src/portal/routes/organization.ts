@@ -8,7 +8,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isValidNpi } from '../../checks/request.ts';
 import { MAX_REUSE_WITHIN_HOURS } from '../../contract/check-request.ts';
-import { findReuseWithinHours, findTimeZone } from '../../store/organizations.ts';
+import { MAX_DISCOVERY_PAYERS } from '../../contract/discovery.ts';
+import { namedPayers } from '../../discovery/submit.ts';
+import { createPayerDirectory } from '../../payers/directory.ts';
+import {
+  findDiscoveryPayers,
+  findReuseWithinHours,
+  findTimeZone,
+  updateDiscoveryPayers,
+} from '../../store/organizations.ts';
 import {
   isKnownTimeZone,
   isReuseWindow,
@@ -33,15 +41,22 @@ import {
   REUSE_FIELD,
   TIME_ZONE_FIELD,
 } from '../views/organization.ts';
+import { DISCOVERY_PAYERS_FIELD } from '../views/organization-discovery.ts';
 import { PROVIDER_FIELDS, type ProvidersForm } from '../views/organization-providers.ts';
 
 async function settingsOf(deps: PortalDeps, organizationId: string): Promise<OrganizationSettings> {
-  const [zone, reuse, providers] = await Promise.all([
+  const [zone, reuse, providers, discovery] = await Promise.all([
     findTimeZone(deps.db, organizationId),
     findReuseWithinHours(deps.db, organizationId),
     listProviders(deps.db, organizationId),
+    findDiscoveryPayers(deps.db, organizationId),
   ]);
-  return { zone: zone?.timeZone ?? null, reuseWithinHours: reuse?.reuseWithinHours ?? null, providers };
+  return {
+    zone: zone?.timeZone ?? null,
+    reuseWithinHours: reuse?.reuseWithinHours ?? null,
+    providers,
+    discoveryPayers: discovery?.discoveryPayers ?? null,
+  };
 }
 
 /** The problems of a provider to add, in the words of the form (the NPI check is the API's own). */
@@ -116,6 +131,27 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (
     await setReuseWithinHours(deps.db, s.user.organizationId, hours);
     request.log.info({ userId: s.user.id, reuseWithinHours: hours }, 'organization reuse window changed');
     return seeOther(reply, '/portal/settings/organization?notice=reuse-saved');
+  });
+
+  // The payers a discovery asks by default: each a directory payer that takes demographic searches.
+  portal.post('/settings/organization/discovery-payers', ownerOnly, async (request, reply) => {
+    const s = session(request);
+    const typed = formValue(formBody(request), DISCOVERY_PAYERS_FIELD);
+    const ids = typed.split(/[\s,]+/).filter(Boolean);
+    const checked =
+      ids.length > MAX_DISCOVERY_PAYERS
+        ? `Name at most ${MAX_DISCOVERY_PAYERS} payers.`
+        : namedPayers(ids, deps.payers ?? createPayerDirectory([]), 'payer');
+    if (typeof checked === 'string') {
+      const settings = await settingsOf(deps, s.user.organizationId);
+      // The typed ids are the owner's own input (payer ids, no PHI), escaped by the template.
+      const discoveryError = checked.replace(/^Invalid request: /, '');
+      const page = organizationPage(s, settings, { discoveryError, discoveryTyped: typed.slice(0, 600) });
+      return sendPage(reply, page, 400);
+    }
+    await updateDiscoveryPayers(deps.db, s.user.organizationId, checked.length ? checked : null);
+    request.log.info({ userId: s.user.id, payers: checked.length }, 'organization discovery payers changed');
+    return seeOther(reply, '/portal/settings/organization?notice=discovery-payers-saved#discovery-payers');
   });
 
   /** The providers page again with a refused change's problems (400); its typed values are the owner's, no PHI. */

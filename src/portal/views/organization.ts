@@ -9,6 +9,7 @@ import type { OrganizationProvider } from '../../tenancy/providers.ts';
 import type { PortalSession } from '../../tenancy/sessions.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { csrfField, errorSummary, fieldId, settingsPage } from '../layout.ts';
+import { discoveryPayersSection } from './organization-discovery.ts';
 import { type ProvidersForm, providersSection } from './organization-providers.ts';
 
 /** The form fields: the zone's name, and the hours of the reuse window. */
@@ -20,6 +21,8 @@ export interface OrganizationSettings {
   zone: string | null;
   reuseWithinHours: number | null;
   providers: readonly OrganizationProvider[];
+  /** The payers a discovery asks when its request names none; null: every payer that searches. */
+  discoveryPayers: readonly string[] | null;
 }
 
 function reuseSection(
@@ -58,6 +61,8 @@ export function organizationPage(
     reuseError?: string;
     reuseTyped?: string;
     providers?: ProvidersForm;
+    discoveryError?: string;
+    discoveryTyped?: string;
   } = {},
 ): SafeHtml {
   const id = fieldId(TIME_ZONE_FIELD);
@@ -85,6 +90,7 @@ ${errorSummary(o.error ? [{ field: TIME_ZONE_FIELD, message: o.error }] : [])}
   <button type="submit">Save time zone</button>
 </form></section>
 ${reuseSection(s, settings.reuseWithinHours, { error: o.reuseError, typed: o.reuseTyped })}
-${providersSection(s, settings.providers, o.providers)}`,
+${providersSection(s, settings.providers, o.providers)}
+${discoveryPayersSection(s, settings.discoveryPayers, { error: o.discoveryError, typed: o.discoveryTyped })}`,
   );
 }

@@ -21,6 +21,11 @@ export interface CheckCompletion {
   reuseKey?: string | null;
   /** The check whose result this one repeats (no payer call was made). */
   reusedFrom?: string | null;
+  /**
+   * false: no `eligibility.completed` event (an inquiry of a discovery, which its `discovery.completed`
+   * reports). Default true.
+   */
+  event?: boolean;
 }
 
 /** The patient's previous completed check, read while finishing (see `finishClaimedCheck`). */
@@ -67,7 +72,7 @@ export async function finishClaimedCheck(
      ), event AS (
        INSERT INTO webhook_events (id, organization_id, check_id, kind, body, url)
        SELECT $9, o.id, $1, 'eligibility.completed', $4, o.webhook_url FROM organizations o, done
-        WHERE o.id = $10 AND o.webhook_url IS NOT NULL
+        WHERE o.id = $10 AND $13::boolean AND o.webhook_url IS NOT NULL
           AND (o.webhook_event_types IS NULL OR 'eligibility.completed' = ANY (o.webhook_event_types))
        ON CONFLICT (check_id, kind) DO NOTHING
        RETURNING 1
@@ -96,6 +101,7 @@ export async function finishClaimedCheck(
       done.organizationId,
       options.notify ?? null,
       options.previousOf ?? null,
+      done.event !== false,
     ],
   );
   const row = rows[0]!;

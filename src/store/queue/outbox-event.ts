@@ -11,7 +11,7 @@ export interface OutboxEvent {
   organizationId: string;
   kind: string;
   /** The column naming what the event is about. */
-  subject: 'check_id' | 'batch_id';
+  subject: 'check_id' | 'batch_id' | 'discovery_id';
   subjectId: string;
   body: string;
 }

@@ -196,19 +196,55 @@ export interface Envelope {
  * echo and the payer's own trace, the 270's subscriber and date of birth, EB rows of the answered codes).
  * Throws PermanentPayerError (from readInquiry) when the 270 cannot be read; the caller checks first.
  */
-export function write271(
+/**
+ * A person a payer behind the fake knows, for demographic searches (a 270 without a member id): found by
+ * first name, last name and date of birth, answered with this member id in 2100C.
+ */
+export interface SearchableMember {
+  payerId: string;
+  memberId: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+}
+
+/**
+ * How the fake answers a 270 whose 2100C has no member id: the member of this payer with that name and date
+ * of birth (compared in upper case), or AAA 75 (Subscriber/Insured not found) when none or several match.
+ * undefined: the 270 names a member id, and is answered as every other.
+ */
+export function searchFor(
   x12_270: string,
-  payer: ClearinghousePayer,
-  codes: string[],
-  envelope: Envelope,
-): string {
+  payerId: string,
+  members: readonly SearchableMember[],
+): { found: SearchableMember } | { notFound: true } | undefined {
+  const { subscriber } = readInquiry(x12_270);
+  if (subscriber.id !== undefined || subscriber.idQualifier !== undefined) return undefined;
+  const upper = (s: string | undefined) => (s ?? '').toUpperCase();
+  const found = members.filter(
+    (m) =>
+      m.payerId === payerId &&
+      upper(m.firstName) === upper(subscriber.first) &&
+      upper(m.lastName) === upper(subscriber.lastOrOrganization) &&
+      m.dateOfBirth === subscriber.dateOfBirth,
+  );
+  return found.length === 1 ? { found: found[0]! } : { notFound: true };
+}
+
+/** A demographic search's "not found": the inquiry's subscriber echoed with AAA*N**75*C in 2100C. */
+export function writeNotFound271(x12_270: string, payer: ClearinghousePayer, envelope: Envelope): string {
   const inquiry = readInquiry(x12_270);
-  const plan = planFor(payer, codes);
-  const rows = benefitRows(plan);
-  // Without 30 the plan-level deductible rows must go: benefitRows writes them whenever the plan has one.
-  const ebRows = codes.includes('30') ? rows : rows.filter((r) => !/^EB\*C\*(IND|FAM)\*30\*/.test(r));
-  const { subscriber } = inquiry;
-  const body = [
+  return interchange271(inquiry, envelope, [
+    ...head271(inquiry, payer, envelope),
+    echoName(inquiry.subscriber),
+    segment('AAA', 'N', '', '75', 'C'),
+    ...(inquiry.subscriber.dateOfBirth ? [segment('DMG', 'D8', inquiry.subscriber.dateOfBirth)] : []),
+  ]);
+}
+
+/** Loops 2000A, 2000B and the start of 2000C (HL and traces) of the fake's 271. */
+function head271(inquiry: ReturnType<typeof readInquiry>, payer: ClearinghousePayer, envelope: Envelope) {
+  return [
     segment('BHT', '0022', '11', inquiry.reference, ccyymmdd(envelope.now), hhmm(envelope.now)),
     segment('HL', '1', '', '20', '1'),
     segment('NM1', 'PR', '2', payer.name, '', '', '', '', 'PI', payer.id),
@@ -217,12 +253,10 @@ export function write271(
     segment('HL', '3', '2', '22', '0'),
     ...(inquiry.trace ? [segment('TRN', '2', inquiry.trace.number, inquiry.trace.originator)] : []),
     segment('TRN', '1', `CH${envelope.controlNumber}`, '9FAKECLEAR'),
-    echoName(subscriber),
-    segment('REF', '6P', plan.groupNumber),
-    ...(subscriber.dateOfBirth ? [segment('DMG', 'D8', subscriber.dateOfBirth, subscriber.gender)] : []),
-    segment('DTP', '291', 'RD8', `${plan.period.start}-${plan.period.end}`),
-    ...ebRows,
   ];
+}
+
+function interchange271(inquiry: ReturnType<typeof readInquiry>, envelope: Envelope, body: string[]): string {
   return writeInterchange(
     {
       functionalIdCode: 'HB',
@@ -237,4 +271,31 @@ export function write271(
     },
     body,
   );
+}
+
+/** `found`: a demographic search's member, whose id the answer's 2100C carries. */
+export function write271(
+  x12_270: string,
+  payer: ClearinghousePayer,
+  codes: string[],
+  envelope: Envelope,
+  found?: SearchableMember,
+): string {
+  const inquiry = readInquiry(x12_270);
+  const plan = planFor(payer, codes);
+  const rows = benefitRows(plan);
+  // Without 30 the plan-level deductible rows must go: benefitRows writes them whenever the plan has one.
+  const ebRows = codes.includes('30') ? rows : rows.filter((r) => !/^EB\*C\*(IND|FAM)\*30\*/.test(r));
+  const subscriber = found
+    ? { ...inquiry.subscriber, idQualifier: 'MI', id: found.memberId }
+    : inquiry.subscriber;
+  const body = [
+    ...head271(inquiry, payer, envelope),
+    echoName(subscriber),
+    segment('REF', '6P', plan.groupNumber),
+    ...(subscriber.dateOfBirth ? [segment('DMG', 'D8', subscriber.dateOfBirth, subscriber.gender)] : []),
+    segment('DTP', '291', 'RD8', `${plan.period.start}-${plan.period.end}`),
+    ...ebRows,
+  ];
+  return interchange271(inquiry, envelope, body);
 }

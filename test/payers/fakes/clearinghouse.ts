@@ -11,13 +11,21 @@ import {
   type ClearinghousePayer,
   clearinghousePayers,
   route270,
+  type SearchableMember,
   type StcBehaviour,
+  searchFor,
   write271,
+  writeNotFound271,
 } from './clearinghouse-271.ts';
 import { listen, pause, readBody, reply } from './server.ts';
 import { check270, reject999 } from './x12.ts';
 
-export { type ClearinghousePayer, STC_BEHAVIOURS, type StcBehaviour } from './clearinghouse-271.ts';
+export {
+  type ClearinghousePayer,
+  type SearchableMember,
+  STC_BEHAVIOURS,
+  type StcBehaviour,
+} from './clearinghouse-271.ts';
 export {
   type ClearinghousePayersFileOptions,
   clearinghousePayersFile,
@@ -44,6 +52,12 @@ export interface ClearinghouseFakeOptions {
   /** Time each admitted request takes before its answer; default 0 (benches use 50). */
   latencyMs?: number;
   now?: () => Date;
+  /**
+   * Demographic-search mode: the people its payers know. A 270 without a member id finds the one member of
+   * that payer with its first name, last name and date of birth (answered with the member id in 2100C), or
+   * answers AAA 75; with no members every such search is AAA 75. 270s with a member id are not affected.
+   */
+  members?: readonly SearchableMember[];
 }
 
 /** One request that reached the account's limits, and what came of it. */
@@ -163,9 +177,12 @@ export async function startClearinghouseFake(
       call.answer = '999';
       return json(res, 200, { x12: reject999(checked, envelope.now) });
     }
-    call.answered = answeredCodes(payer.behaviour, call.eq);
+    const search = searchFor(x12, payer.id, options.members ?? []);
     call.answer = '271';
-    json(res, 200, { x12: write271(x12, payer, call.answered, envelope) });
+    if (search && 'notFound' in search)
+      return json(res, 200, { x12: writeNotFound271(x12, payer, envelope) });
+    call.answered = answeredCodes(payer.behaviour, call.eq);
+    json(res, 200, { x12: write271(x12, payer, call.answered, envelope, search?.found) });
   };
 
   const api = async (req: IncomingMessage, res: ServerResponse) => {

@@ -85,6 +85,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/eligibility/discovery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find coverage (insurance discovery)
+         * @description Asks payers whether they cover a patient known by name and date of birth, without a member id (a 270 demographic search). The payers asked: `payers` if given, else the organization's discovery list (portal, Organization), else every directory payer that takes demographic searches; at most 25. Each payer is asked by an ordinary check (same repairs, limits and retries); the payers that find the patient are completed checks with a verdict and a portal page. Answers **202** with the discovery id to poll. Names and dates are repaired as a single submit's are. Refused with 429 when the organization's payers asked today (UTC) would pass DISCOVERY_MAX_INQUIRIES_PER_DAY.
+         */
+        post: operations["submitEligibilityDiscovery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/eligibility/discovery/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an insurance discovery
+         * @description Status, progress (payers asked, and of them answered) and the coverages found so far, ranked ACTIVE first; each names the completed check that found it (`GET /api/eligibility/{id}/status` has the whole result, the member id included). A discovery of another organization answers 404. While IN_PROGRESS the answer has `Retry-After: 1`.
+         */
+        get: operations["getEligibilityDiscovery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/eligibility/monitors": {
         parameters: {
             query?: never;
@@ -210,7 +250,7 @@ export interface webhooks {
         put?: never;
         /**
          * eligibility.completed
-         * @description A check finished (COMPLETED or FAILED). The body is exactly the status body of the check (`GET /api/eligibility/{id}/status`), as the spec requires.
+         * @description A check finished (COMPLETED or FAILED). The body is exactly the status body of the check (`GET /api/eligibility/{id}/status`), as the spec requires. Not sent for the inquiries of an insurance discovery: its `discovery.completed` reports them.
          *
          *     Sent as a POST to the organization's webhook URL with `X-Webhook-Event: eligibility.completed`.
          *
@@ -289,6 +329,38 @@ export interface webhooks {
          *     Delivery is at least once: deduplicate by `X-Webhook-Id`. Answer 2xx within seconds; any other answer, or none, is retried with backoff. The package helper `verifyWebhook` (`eligibility-service/webhooks`) does steps 2 to 5.
          */
         post: operations["webhook_coverage_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "discovery.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * discovery.completed
+         * @description Every payer an insurance discovery asked has answered (or failed for good). Sent once per discovery; the body is `GET /api/eligibility/discovery/{id}` at that moment: the coverages found, ranked ACTIVE first, each naming its completed check. It carries no patient data.
+         *
+         *     Sent as a POST to the organization's webhook URL with `X-Webhook-Event: discovery.completed`.
+         *
+         *     **Verifying the signature** (sent when a signing secret is configured in the portal, Settings > Webhooks):
+         *
+         *     1. Read the raw request body as bytes, before any JSON parsing.
+         *     2. Join the `X-Webhook-Timestamp` value as sent, a period, and the body: `timestamp + "." + body`.
+         *     3. Compute the HMAC-SHA256 of that with the signing secret (the whole string, `whsec_` prefix included) as the key, as lowercase hex.
+         *     4. Compare it with `X-Webhook-Signature` in constant time (during the 24 h after a secret roll `X-Webhook-Signature-Previous` carries the signature made with the previous secret).
+         *     5. Reject a timestamp more than 5 minutes away from your clock, either way (replay protection).
+         *
+         *     Delivery is at least once: deduplicate by `X-Webhook-Id`. Answer 2xx within seconds; any other answer, or none, is retried with backoff. The package helper `verifyWebhook` (`eligibility-service/webhooks`) does steps 2 to 5.
+         */
+        post: operations["webhook_discovery_completed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -541,6 +613,67 @@ export interface components {
         };
         /** @description The other payer's place in the order of payment: PRIMARY pays before this plan, SECONDARY and TERTIARY after it, UNKNOWN when the 271 does not say (docs/benefit-rules.md section 8). */
         CoverageOrder: "PRIMARY" | "SECONDARY" | "TERTIARY" | "UNKNOWN";
+        /** @description A payer that found the patient. No patient data (the member id is in the check's result), so the discovery and its event hold none. */
+        DiscoveredCoverage: {
+            /** @description The completed check that found it: `GET /api/eligibility/{id}/status` has the whole result (benefits, dependents, x12). */
+            checkId: string;
+            /** @description The payer that answered. */
+            tradingPartnerServiceId: string;
+            payerName?: string;
+            planName?: string;
+            groupNumber?: string;
+            verdict: components["schemas"]["Verdict"];
+        };
+        Discovery: {
+            id: string;
+            status: components["schemas"]["DiscoveryStatus"];
+            /** @description ISO 8601, UTC. */
+            createdAt: string;
+            /** @description ISO 8601, UTC; once COMPLETED. */
+            completedAt?: string;
+            progress: components["schemas"]["DiscoveryProgress"];
+            /** @description What the payers found, ranked: ACTIVE first, then UNDETERMINED, then INACTIVE; within a rank in the order the payers were asked. Grows while IN_PROGRESS. */
+            coverages: components["schemas"]["DiscoveredCoverage"][];
+        };
+        DiscoveryAccepted: {
+            /** @description Discovery id (UUIDv7); poll `GET /api/eligibility/discovery/{id}`. */
+            id: string;
+            /** @constant */
+            status: "IN_PROGRESS";
+        };
+        DiscoveryCompletedEvent: {
+            /** @constant */
+            type: "discovery.completed";
+            discovery: components["schemas"]["Discovery"];
+        };
+        DiscoveryPatient: {
+            firstName: string;
+            lastName: string;
+            middleName?: string;
+            /** @description YYYYMMDD (`1980-01-15` is accepted and rewritten), a real date, not in the future. */
+            dateOfBirth: string;
+            gender?: "M" | "F" | "U";
+            /** @description Two-letter US state the patient lives in. When the payers come from the directory, those that list the states they serve and not this one are not asked. */
+            state?: string;
+            /** @description ZIP code, 5 or 9 digits. Accepted and validated; no payer is chosen by it yet. */
+            postalCode?: string;
+        };
+        DiscoveryProgress: {
+            /** @description Payers asked. */
+            asked: number;
+            /** @description Of them, those whose inquiry is final (found or not). */
+            answered: number;
+        };
+        /** DiscoveryRequest */
+        DiscoveryRequest: {
+            provider: components["schemas"]["RequestProvider"];
+            patient: components["schemas"]["DiscoveryPatient"];
+            /** @description YYYYMMDD; default the day each inquiry runs. */
+            dateOfService?: string;
+            /** @description Payer ids of the directory to ask (each must take demographic searches). Default: the organization's discovery list (portal, Organization), else every directory payer that takes demographic searches (at most 25, in directory order). */
+            payers?: string[];
+        };
+        DiscoveryStatus: "IN_PROGRESS" | "COMPLETED";
         EligibilityCheckAccepted: {
             /** @description Check id (UUIDv7); poll `GET /api/eligibility/{id}/status`. */
             id: string;
@@ -947,6 +1080,14 @@ export type CheckStatus = components['schemas']['CheckStatus'];
 export type CoverageChange = components['schemas']['CoverageChange'];
 export type CoverageChangedEvent = components['schemas']['CoverageChangedEvent'];
 export type CoverageOrder = components['schemas']['CoverageOrder'];
+export type DiscoveredCoverage = components['schemas']['DiscoveredCoverage'];
+export type Discovery = components['schemas']['Discovery'];
+export type DiscoveryAccepted = components['schemas']['DiscoveryAccepted'];
+export type DiscoveryCompletedEvent = components['schemas']['DiscoveryCompletedEvent'];
+export type DiscoveryPatient = components['schemas']['DiscoveryPatient'];
+export type DiscoveryProgress = components['schemas']['DiscoveryProgress'];
+export type DiscoveryRequest = components['schemas']['DiscoveryRequest'];
+export type DiscoveryStatus = components['schemas']['DiscoveryStatus'];
 export type EligibilityCheckAccepted = components['schemas']['EligibilityCheckAccepted'];
 export type EligibilityCheckError = components['schemas']['EligibilityCheckError'];
 export type EligibilityCheckRequest = components['schemas']['EligibilityCheckRequest'];
@@ -1381,6 +1522,207 @@ export interface operations {
                 };
             };
             /** @description No batch with this id in your organization (ResourceNotFoundException). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded; wait `Retry-After` seconds (ThrottlingException). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the message carries a reference for support (InternalFailureException). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service cannot reach its database right now; retry after `Retry-After` seconds (InternalFailureException). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submitEligibilityDiscovery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiscoveryRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted: one inquiry per payer is queued; poll `GET /api/eligibility/discovery/{id}`. */
+            202: {
+                headers: {
+                    /** @description Requests the key may burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoveryAccepted"];
+                };
+            };
+            /** @description The body is not a valid discovery request (a field missing or malformed, an unknown field, a payer not in the directory or not taking demographic searches, more than 25 payers), or no payer takes demographic searches (ValidationException). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (UnauthorizedException). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope, or the organization is not enabled for eligibility checks (AccessDeniedException). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 64 KB (ValidationException). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (ValidationException). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key (RATE_LIMIT_SUBMIT) or of its organization across all its keys (RATE_LIMIT_SUBMIT_PER_ORGANIZATION) exceeded; wait `Retry-After` seconds. A retry with the same Idempotency-Key finds the token kept for it and is not refused again; or the organization's discoveries asked DISCOVERY_MAX_INQUIRIES_PER_DAY payers today (UTC) (ThrottlingException). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the message carries a reference for support (InternalFailureException). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service cannot reach its database right now; retry after `Retry-After` seconds (InternalFailureException). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEligibilityDiscovery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The discovery. */
+            200: {
+                headers: {
+                    /** @description Requests the key may burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Discovery"];
+                };
+            };
+            /** @description Invalid request: a field, the JSON, a query parameter or a header is wrong (ValidationException). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (UnauthorizedException). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope, or the organization is not enabled for eligibility checks (AccessDeniedException). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No discovery with this id in your organization (ResourceNotFoundException). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2302,6 +2644,74 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["CoverageChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in time) is retried with backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_discovery_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and on a resend. Deduplicate by it. */
+                "X-Webhook-Id": string;
+                /** @description The event type. */
+                "X-Webhook-Event": "discovery.completed";
+                /** @description Unix time in seconds when this attempt was sent (new on every attempt); part of the signed text. */
+                "X-Webhook-Timestamp": string;
+                /** @description Lowercase hex HMAC-SHA256 of `timestamp.body` with the signing secret. Absent when no secret is configured. */
+                "X-Webhook-Signature"?: string;
+                /** @description The same signature made with the previous secret; only during the 24 h after a secret roll. */
+                "X-Webhook-Signature-Previous"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "discovery.completed",
+                 *       "discovery": {
+                 *         "id": "01a20797-7a10-7c4e-9f0b-6a1b0c2d3e50",
+                 *         "status": "COMPLETED",
+                 *         "createdAt": "2026-11-24T18:00:00.000Z",
+                 *         "completedAt": "2026-11-24T18:00:03.000Z",
+                 *         "progress": {
+                 *           "asked": 3,
+                 *           "answered": 3
+                 *         },
+                 *         "coverages": [
+                 *           {
+                 *             "checkId": "01a20797-6339-708a-b3b2-fc1391ac3a22",
+                 *             "tradingPartnerServiceId": "SANDBOX",
+                 *             "payerName": "Sandbox Health Plan",
+                 *             "planName": "Sandbox PPO Gold",
+                 *             "groupNumber": "G-12345",
+                 *             "verdict": {
+                 *               "status": "ACTIVE",
+                 *               "summary": "Coverage active: Sandbox PPO Gold, in network"
+                 *             }
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DiscoveryCompletedEvent"];
             };
         };
         responses: {
