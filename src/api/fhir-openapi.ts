@@ -18,6 +18,8 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'The service cannot reach its database right now; retry after `Retry-After` seconds (OperationOutcome, issue `transient`).',
 };
 
+const RETRY_AFTER = { type: 'integer', description: 'Seconds to wait before asking again.' };
+
 /** A FHIR R4 resource of `type`, as the document describes it: its type, and where it is defined. */
 export function fhirResourceSchema(type: string) {
   return {
@@ -46,7 +48,8 @@ export function fhirErrorResponses(
     statuses.map((s) => {
       const description = reasons[s] ?? STATUS_TEXT[s];
       if (!description) throw new Error(`no reason for status ${s}`);
-      return [s, fhirResponse(description, 'OperationOutcome')];
+      const headers = s === 429 || s === 503 ? { 'Retry-After': RETRY_AFTER } : undefined;
+      return [s, fhirResponse(description, 'OperationOutcome', headers)];
     }),
   );
 }
