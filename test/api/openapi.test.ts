@@ -14,9 +14,9 @@ import { API_DOC, apiDoc } from '../../scripts/api-doc.ts';
 import { EXAMPLE_SCENARIOS } from '../../src/api/openapi-examples.ts';
 import { addPayerCallStats, emptyCounts } from '../../src/store/payer-call-stats.ts';
 import { createApiKey } from '../../src/tenancy/api-keys.ts';
-import { dayFromToday, monitorBody } from '../helpers/monitors.ts';
 import { eligibilityRequestFor } from '../helpers/fhir.ts';
 import { member } from '../helpers/members.ts';
+import { dayFromToday, monitorBody } from '../helpers/monitors.ts';
 import { deref } from '../helpers/openapi.ts';
 import { servedRoutes } from '../helpers/route-table.ts';
 import { client, startTestService, type TestService } from '../helpers/service.ts';
@@ -326,7 +326,12 @@ test('each documented operation answers sample requests only with status codes i
       { path: '/fhir/R4/CoverageEligibilityRequest', body: {}, key: null, expect: 401 },
       { path: '/fhir/R4/CoverageEligibilityRequest', body: {}, key: read, expect: 403 },
       { path: '/fhir/R4/CoverageEligibilityRequest', body: 'x'.repeat(70_000), expect: 413 },
-      { path: '/fhir/R4/CoverageEligibilityRequest', body: '<x/>', type: 'application/fhir+xml', expect: 415 },
+      {
+        path: '/fhir/R4/CoverageEligibilityRequest',
+        body: '<x/>',
+        type: 'application/fhir+xml',
+        expect: 415,
+      },
     ],
     'get /fhir/R4/CoverageEligibilityRequest/{id}': [
       { path: `/fhir/R4/CoverageEligibilityRequest/${fhirId}`, expect: 200 },
@@ -336,7 +341,10 @@ test('each documented operation answers sample requests only with status codes i
       { path: `/fhir/R4/CoverageEligibilityRequest/${unknown}`, expect: 404 },
     ],
     'get /fhir/R4/CoverageEligibilityResponse': [
-      { path: `/fhir/R4/CoverageEligibilityResponse?request=CoverageEligibilityRequest/${fhirId}`, expect: 200 },
+      {
+        path: `/fhir/R4/CoverageEligibilityResponse?request=CoverageEligibilityRequest/${fhirId}`,
+        expect: 200,
+      },
       { path: '/fhir/R4/CoverageEligibilityResponse?_count=0', expect: 400 },
       { path: '/fhir/R4/CoverageEligibilityResponse', key: null, expect: 401 },
       { path: '/fhir/R4/CoverageEligibilityResponse', key: write, expect: 403 },

@@ -13,8 +13,8 @@ import type {
   CoverageEligibilityResponse,
   CoverageEligibilityResponseInsuranceItem,
 } from '@medplum/fhirtypes';
-import { assertValidFhir, eligibilityRequestFor, hl7ExampleRequest } from '../helpers/fhir.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { assertValidFhir, eligibilityRequestFor, hl7ExampleRequest } from '../helpers/fhir.ts';
 import { member } from '../helpers/members.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
@@ -32,7 +32,12 @@ interface Answer<T = any> {
   body: T;
 }
 
-async function fhir<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+async function fhir<T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer<T>> {
   const res = await fetch(svc.url + FHIR + path, {
     method,
     headers: {
@@ -57,7 +62,10 @@ async function submitAndRead(request: CoverageEligibilityRequest): Promise<Cover
   assert.equal(created.headers.get('location'), `${svc.url}${FHIR}/CoverageEligibilityRequest/${id}`);
   const bundle = await eventually(
     async () => {
-      const found = await fhir<Bundle>('GET', `/CoverageEligibilityResponse?request=CoverageEligibilityRequest/${id}`);
+      const found = await fhir<Bundle>(
+        'GET',
+        `/CoverageEligibilityResponse?request=CoverageEligibilityRequest/${id}`,
+      );
       assert.equal(found.status, 200);
       assertValidFhir(found.body, 'Bundle');
       if (!found.body.entry?.length) throw new Error('no response yet');
@@ -152,10 +160,14 @@ describe('round trips for the sandbox members', () => {
       assert.equal(item.authorizationRequired, auth, name);
       assert.equal(item.excluded, undefined, name);
     }
-    const family = items(response).find((i) => i.name === 'Mental Health' && i.unit?.coding?.[0]?.code === 'family');
+    const family = items(response).find(
+      (i) => i.name === 'Mental Health' && i.unit?.coding?.[0]?.code === 'family',
+    );
     assert.deepEqual(benefit(family, 'deductible')?.allowedMoney, { value: 3000, currency: 'USD' });
     assert.deepEqual(benefit(family, 'deductible')?.usedMoney, { value: 1000, currency: 'USD' });
-    const confidence = response.extension?.find((e) => e.url === 'urn:eligibility-service:extension:confidence');
+    const confidence = response.extension?.find(
+      (e) => e.url === 'urn:eligibility-service:extension:confidence',
+    );
     assert.equal(typeof confidence?.valueDecimal, 'number');
     // The stored request reads back as it was created.
     const stored = await fhir('GET', `/CoverageEligibilityRequest/${response.id}`);
@@ -208,9 +220,16 @@ describe('round trips for the sandbox members', () => {
 
   test('while the check is in progress the search is an empty searchset, and the read a 404', async () => {
     // SBX1000009 never answers: its check stays IN_PROGRESS for the payer timeouts.
-    const created = await fhir('POST', '/CoverageEligibilityRequest', eligibilityRequestFor(member('SBX1000009')));
+    const created = await fhir(
+      'POST',
+      '/CoverageEligibilityRequest',
+      eligibilityRequestFor(member('SBX1000009')),
+    );
     assert.equal(created.status, 201);
-    const found = await fhir('GET', `/CoverageEligibilityResponse?request=CoverageEligibilityRequest/${created.body.id}`);
+    const found = await fhir(
+      'GET',
+      `/CoverageEligibilityResponse?request=CoverageEligibilityRequest/${created.body.id}`,
+    );
     assert.equal(found.status, 200);
     assertValidFhir(found.body, 'Bundle');
     assert.deepEqual([found.body.type, found.body.total, found.body.entry ?? []], ['searchset', 0, []]);
@@ -222,12 +241,18 @@ describe('round trips for the sandbox members', () => {
   test('a FHIR client library (MedplumClient, a Bearer key) submits, searches and reads', async () => {
     const medplum = new MedplumClient({ baseUrl: svc.url, fhirUrlPath: 'fhir/R4', fetch });
     medplum.setAccessToken(svc.apiKey);
-    const created = await medplum.createResource(eligibilityRequestFor(member('SBX1000002'), { serviceTypes: ['MH'] }));
+    const created = await medplum.createResource(
+      eligibilityRequestFor(member('SBX1000002'), { serviceTypes: ['MH'] }),
+    );
     assertValidFhir(created, 'CoverageEligibilityRequest');
     assert.equal(created.item?.[0]?.category?.coding?.[0]?.code, 'MH');
     const response = await eventually(
       async () => {
-        const bundle = await medplum.search('CoverageEligibilityResponse', { request: `CoverageEligibilityRequest/${created.id}` }, { cache: 'no-cache' });
+        const bundle = await medplum.search(
+          'CoverageEligibilityResponse',
+          { request: `CoverageEligibilityRequest/${created.id}` },
+          { cache: 'no-cache' },
+        );
         const found = bundle.entry?.[0]?.resource;
         if (!found) throw new Error('no response yet');
         return found;
@@ -235,8 +260,13 @@ describe('round trips for the sandbox members', () => {
       { timeoutMs: 20_000, intervalMs: 50, what: 'the response through MedplumClient' },
     );
     assertValidFhir(response, 'CoverageEligibilityResponse');
-    const read = await medplum.readResource('CoverageEligibilityResponse', created.id!, { cache: 'no-cache' });
+    const read = await medplum.readResource('CoverageEligibilityResponse', created.id!, {
+      cache: 'no-cache',
+    });
     assert.equal(read.outcome, 'complete');
-    assert.deepEqual(benefit(individual(read, 'Mental Health'), 'copay')?.allowedMoney, { value: 20, currency: 'USD' });
+    assert.deepEqual(benefit(individual(read, 'Mental Health'), 'copay')?.allowedMoney, {
+      value: 20,
+      currency: 'USD',
+    });
   });
 });

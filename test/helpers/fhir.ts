@@ -27,8 +27,12 @@ export function assertValidFhir(resource: unknown, type?: string): void {
     validateResource(r);
   } catch (err) {
     if (err instanceof OperationOutcomeError) {
-      const issues = err.outcome.issue?.map((i) => `${i.expression?.join(',')}: ${i.details?.text ?? i.diagnostics}`);
-      assert.fail(`${r.resourceType} is not valid FHIR R4:\n${issues?.join('\n')}\n${JSON.stringify(resource)}`);
+      const issues = err.outcome.issue?.map(
+        (i) => `${i.expression?.join(',')}: ${i.details?.text ?? i.diagnostics}`,
+      );
+      assert.fail(
+        `${r.resourceType} is not valid FHIR R4:\n${issues?.join('\n')}\n${JSON.stringify(resource)}`,
+      );
     }
     throw err;
   }
@@ -37,7 +41,10 @@ export function assertValidFhir(resource: unknown, type?: string): void {
 /** The HL7 R4 example request, adapted to SBX1000001 (test/fixtures/fhir/README.md). */
 export function hl7ExampleRequest(): CoverageEligibilityRequest {
   return JSON.parse(
-    readFileSync(new URL('../fixtures/fhir/coverageeligibilityrequest-example.json', import.meta.url), 'utf8'),
+    readFileSync(
+      new URL('../fixtures/fhir/coverageeligibilityrequest-example.json', import.meta.url),
+      'utf8',
+    ),
   );
 }
 
