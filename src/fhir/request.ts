@@ -266,7 +266,10 @@ function readServiceTypes(reading: Reading, items: unknown): string[] {
       });
       return;
     }
-    if (!codes.includes(code.code as string)) codes.push(code.code as string);
+    if (!codes.includes(code.code as string)) {
+      reading.origins[`encounter.serviceTypeCodes[${codes.length}]`] = path;
+      codes.push(code.code as string);
+    }
     reading.origins['encounter.serviceTypeCodes'] ??= path;
   });
   return codes;
@@ -332,7 +335,9 @@ export function readEligibilityRequest(resource: unknown): EligibilityRequestRea
 
 /** The FHIRPath a contract field was read from: its own, its nearest parent's, or the resource's. */
 export function expressionOf(field: string, origins: Record<string, string>): string {
-  for (let f = field; f; f = f.includes('.') ? f.slice(0, f.lastIndexOf('.')) : '') {
+  // `a.b[2]` → `a.b` → `a`: an element's own origin first, then its parents'.
+  const parent = (f: string) => f.replace(/(\[\d+\]|\.[^.[]*|^[^.[]*)$/, '');
+  for (let f = field; f; f = parent(f)) {
     const origin = origins[f];
     if (origin) return origin;
   }
