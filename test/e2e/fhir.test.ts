@@ -13,10 +13,13 @@ import type {
   CoverageEligibilityResponse,
   CoverageEligibilityResponseInsuranceItem,
 } from '@medplum/fhirtypes';
+import { setReuseWithinHours } from '../../src/tenancy/organizations.ts';
+import { setWebhookUrl } from '../../src/webhooks/settings.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { assertValidFhir, eligibilityRequestFor, hl7ExampleRequest } from '../helpers/fhir.ts';
 import { member } from '../helpers/members.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { Receiver } from '../helpers/receiver.ts';
+import { client, startTestService, type TestService } from '../helpers/service.ts';
 
 let svc: TestService;
 before(async () => {
@@ -268,5 +271,31 @@ describe('round trips for the sandbox members', () => {
       value: 20,
       currency: 'USD',
     });
+  });
+});
+
+describe('a FHIR request is an ordinary check', () => {
+  test('its completion webhook is sent, the JSON API reads it, and a repeat is answered by reuse', async () => {
+    const receiver = await new Receiver().start();
+    const db = svc.service.store.db;
+    try {
+      assert.ok((await setWebhookUrl(db, svc.organizationId, receiver.url, { allowPrivate: true })).ok);
+      await setReuseWithinHours(db, svc.organizationId, 12);
+      const request = eligibilityRequestFor(member('SBX1000004'));
+      const first = await submitAndRead(request);
+      const [delivery] = await receiver.waitFor(1);
+      assert.equal(JSON.parse(delivery!.body).id, first.id);
+      const status = await client(svc.url, svc.apiKey).get(`/api/eligibility/${first.id}/status`);
+      assert.equal(status.body.status, 'COMPLETED');
+      const second = await submitAndRead(request);
+      assert.notEqual(second.id, first.id);
+      const reused = await client(svc.url, svc.apiKey).get(`/api/eligibility/${second.id}/status`);
+      assert.equal(reused.body.meta.reusedFrom.id, first.id);
+      assert.deepEqual(second.insurance, first.insurance, 'the same answer, without asking the payer again');
+    } finally {
+      await setReuseWithinHours(db, svc.organizationId, null);
+      await setWebhookUrl(db, svc.organizationId, null, { allowPrivate: true });
+      await receiver.stop();
+    }
   });
 });
