@@ -49,7 +49,14 @@ export const fhirPlugin: FastifyPluginAsync<FhirOptions> = async (app, options) 
     gate: (scope) => async (request, reply) => {
       const key = await options.auth.authenticate(request, scope, { bearer: true });
       const limiter = scope === 'eligibility:write' ? options.submitLimiter : options.readLimiter;
-      reply.headers(limiter.take(key.keyId, { organizationId: key.organizationId }));
+      // As on /api: a retry carrying its Idempotency-Key finds the token kept for it (rate-limit.ts).
+      const idempotencyKey = request.headers['idempotency-key'];
+      reply.headers(
+        limiter.take(key.keyId, {
+          organizationId: key.organizationId,
+          idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
+        }),
+      );
       const type = request.headers['content-type'];
       if (request.method === 'POST' && type !== undefined && !JSON_BODY.test(type)) {
         throw new FhirError(415, [

@@ -235,3 +235,25 @@ test("another organization's ids are 404s, exactly as unknown ones; an IN_PROGRE
   assertOutcome(response, 404, ['not-found']);
   assert.deepEqual(response.body, (await send('GET', `/CoverageEligibilityResponse/${missing}`)).body);
 });
+
+test('429: over the key rate limit, an OperationOutcome `throttled` with Retry-After', async () => {
+  const limited = await startTestService({
+    roles: { api: true, worker: false },
+    config: { rateLimitStatus: 1 },
+  });
+  try {
+    const get = () =>
+      fetch(`${limited.url}/fhir/R4/CoverageEligibilityResponse`, {
+        headers: { authorization: `Bearer ${limited.apiKey}` },
+      });
+    let res = await get();
+    for (let i = 0; i < 5 && res.status !== 429; i++) res = await get();
+    assert.equal(res.status, 429);
+    assert.ok(Number(res.headers.get('retry-after')) >= 1);
+    const body = await res.json();
+    assertValidFhir(body, 'OperationOutcome');
+    assert.equal(body.issue[0].code, 'throttled');
+  } finally {
+    await limited.stop();
+  }
+});
