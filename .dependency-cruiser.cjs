@@ -19,6 +19,8 @@ const FOUNDATION = ['payers', 'x12', 'benefits', 'contract', 'store', ...SHARED]
 const CHECKS = ['checks', 'webhooks', 'tenancy', 'workers', 'directory', 'metrics', ...FOUNDATION];
 /** What the HTTP layers (api, portal) build on: every room of the domain. */
 const DOMAIN = ['batches', 'monitors', 'discovery', ...CHECKS];
+/** What the API builds on: the domain, and the FHIR face's mapping. */
+const API = ['fhir', ...DOMAIN];
 
 /** Part of src/ (a folder, or a file at the top of src/ without `.ts`) → parts it may import besides itself. */
 const MAY_IMPORT = {
@@ -27,6 +29,9 @@ const MAY_IMPORT = {
   // Pure cores (no I/O): only the contract and each other, one way (benefits reads x12, never the reverse).
   x12: ['contract'],
   benefits: ['contract', 'x12'],
+  // The FHIR face's mapping: CoverageEligibilityRequest → the contract's request, a stored check →
+  // CoverageEligibilityResponse, OperationOutcome. Pure; its routes are in api/, which imports it.
+  fhir: ['contract', 'x12'],
   // Is ELIG_SECRET_KEY random enough? A pure estimate that configuration validation asks.
   'secret-strength': [],
   config: ['secret-strength'],
@@ -52,11 +57,11 @@ const MAY_IMPORT = {
   batches: CHECKS,
   monitors: CHECKS,
   discovery: CHECKS,
-  api: DOMAIN,
+  api: API,
   // The portal reuses the API's key authenticator (to forget a revoked key at once); never the reverse.
-  portal: ['api', ...DOMAIN],
-  server: ['portal', 'api', ...DOMAIN],
-  cli: ['server', 'portal', 'api', ...DOMAIN],
+  portal: ['api', ...API],
+  server: ['portal', 'api', ...API],
+  cli: ['server', 'portal', 'api', ...API],
 };
 
 const declared = [];
@@ -73,7 +78,7 @@ for (const [name, allowed] of Object.entries(MAY_IMPORT)) {
 const DATABASE_PACKAGES = ['pg', '@electric-sql/pglite', 'drizzle-orm'];
 
 /** Parts that may import no package and no Node module: typebox alone for the contract. */
-const PURE = { contract: ['typebox'], x12: [], benefits: [] };
+const PURE = { contract: ['typebox'], x12: [], benefits: [], fhir: ['@medplum/fhirtypes'] };
 
 const part = (name) => `^src/${name}(/|\\.ts$)`;
 const anyOf = (names) => (names.length ? `^src/(${names.join('|')})(/|\\.ts$)` : '^$');
@@ -143,6 +148,8 @@ module.exports = {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default'],
       extensions: ['.ts', '.mjs', '.js', '.cjs', '.json'],
+      // @medplum/fhirtypes is types only: its package names `types` and an empty `main`.
+      mainFields: ['main', 'types'],
     },
     reporterOptions: { text: { highlightFocused: true } },
   },

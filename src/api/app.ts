@@ -19,10 +19,11 @@ import { CHECKS_CHANNEL } from '../store/channels.ts';
 import { DatabaseUnavailableError, type Db } from '../store/db.ts';
 import { createCoalescingNotifier, type Notifier } from '../store/notifier.ts';
 import { createReadinessProbe } from '../store/readiness.ts';
-import { trackAllowedMethods } from './allowed-methods.ts';
+import { type AllowedMethods, trackAllowedMethods } from './allowed-methods.ts';
 import { ApiKeyAuthenticator } from './auth.ts';
 import { closeConnectionsWithUnreadBodies, timeoutOptions } from './connection-limits.ts';
 import { ApiError, unavailable } from './errors.ts';
+import { FHIR_PREFIX, fhirFrameworkError, fhirPlugin } from './fhir.ts';
 import { unsupportedMediaType } from './key-gates.ts';
 import { registerOpenApi } from './openapi.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -116,7 +117,7 @@ export async function buildApp(
     serverUrl: () => publicUrl ?? (opts.listenUrl?.() || undefined),
     serviceVersion: opts.version,
   });
-  await registerRoutes(app, opts, auth);
+  await registerRoutes(app, opts, auth, allowed);
   return { app, auth };
 }
 
@@ -137,9 +138,17 @@ function createServer(log: Logger, settings: ApiSettings): FastifyInstance {
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
     // Router-level rejections (undecodable URL, over-long path parameter) also get the envelope.
-    frameworkErrors: (err, _request, res) => {
+    frameworkErrors: (err, request, res) => {
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      const reply = res as unknown as { code(n: number): { send(b: unknown): void } };
+      const reply = res as unknown as {
+        code(n: number): { header(k: string, v: string): { send(b: unknown): void }; send(b: unknown): void };
+      };
+      if (request.url.startsWith(`${FHIR_PREFIX}/`)) {
+        return reply
+          .code(tooLong ? 404 : 400)
+          .header('content-type', 'application/fhir+json; charset=utf-8')
+          .send(fhirFrameworkError(tooLong));
+      }
       reply
         .code(tooLong ? 404 : 400)
         .send(
@@ -241,7 +250,12 @@ function errorHandler(metrics: AppMetrics | undefined) {
  * Writes share the submit limiter (per key, and per organization across its keys) and reads one status limiter
  * each, for checks, batches and monitors alike.
  */
-async function registerRoutes(app: FastifyInstance, opts: AppOptions, auth: ApiKeyAuthenticator) {
+async function registerRoutes(
+  app: FastifyInstance,
+  opts: AppOptions,
+  auth: ApiKeyAuthenticator,
+  allowed: AllowedMethods,
+) {
   const { settings } = opts;
   const submit = { ratePerSecond: settings.rateLimitSubmit, burst: settings.rateLimitSubmit * 2 };
   const status = { ratePerSecond: settings.rateLimitStatus, burst: settings.rateLimitStatus * 2 };
@@ -283,6 +297,15 @@ async function registerRoutes(app: FastifyInstance, opts: AppOptions, auth: ApiK
     auth,
     limiter: new RateLimiter(status),
     payers: opts.payers ?? createPayerDirectory([]),
+  });
+  await app.register(fhirPlugin, {
+    prefix: FHIR_PREFIX,
+    auth,
+    submitLimiter,
+    readLimiter: new RateLimiter(status),
+    allowed,
+    version: opts.version,
+    publicUrl: settings.publicUrl,
   });
   if (opts.metrics) await app.register(metricsRoute, { metrics: opts.metrics, token: settings.metricsToken });
   // Served (with a 404 answer) without a token too, so the document always describes them.

@@ -40,10 +40,18 @@ export class ApiKeyAuthenticator {
     };
   }
 
-  async authenticate(request: FastifyRequest, scope: Scope): Promise<AuthenticatedKey> {
+  /**
+   * The key of `request` if it may do `scope`. `bearer`: the key may also come as `Bearer <key>`, as SMART
+   * clients send their tokens (the FHIR face only; everywhere else a Bearer header is another scheme).
+   */
+  async authenticate(
+    request: FastifyRequest,
+    scope: Scope,
+    options: { bearer?: boolean } = {},
+  ): Promise<AuthenticatedKey> {
     const header = request.headers.authorization;
     if (!header) throw unauthorized('Missing API key. Send "Authorization: Key <API key>".');
-    const match = /^Key +(\S+)\s*$/.exec(header);
+    const match = (options.bearer ? /^(?:Key|Bearer) +(\S+)\s*$/ : /^Key +(\S+)\s*$/).exec(header);
     if (!match) throw unauthorized('Unsupported authorization scheme. Send "Authorization: Key <API key>".');
     const key = match[1]!;
     const cacheKey = hashApiKey(this.pepper, key);

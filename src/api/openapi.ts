@@ -134,6 +134,10 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
           '',
           'Try it without a payer contract: the built-in sandbox payer (`tradingPartnerServiceId: "SANDBOX"`) answers',
           'for the members of docs/sandbox.md; the examples below are its real answers.',
+          '',
+          'The same checks speak FHIR R4 under `/fhir/R4` (tag FHIR, docs/fhir.md): submit a',
+          'CoverageEligibilityRequest, then search CoverageEligibilityResponse by request. Its bodies are FHIR',
+          'resources and its errors OperationOutcomes; it also takes the key as `Authorization: Bearer <API key>`.',
         ].join('\n'),
       },
       tags: [
@@ -143,6 +147,11 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
           description: 'Recurring checks of one patient: every N days, or before each appointment.',
         },
         { name: 'Payers', description: 'The payers this service can check.' },
+        {
+          name: 'FHIR',
+          description:
+            'The FHIR R4 face (`/fhir/R4`): CoverageEligibilityRequest in, CoverageEligibilityResponse out; errors are OperationOutcomes. The mapping is in docs/fhir.md.',
+        },
         {
           name: 'Operator',
           description:

@@ -3,7 +3,7 @@
  * own statements (claim, retry, release, finish) are in src/store/queue/; statements are typed as described
  * in typed.ts.
  */
-import { idempotencyKeyStatements, ownedRowLookup, type Queryable } from './db.ts';
+import { idempotencyKeyStatements, organizationPageLookup, ownedRowLookup, type Queryable } from './db.ts';
 import { checks, organizations } from './schema.ts';
 import { columns, type RowOf, sqlOf, type TypedSql } from './typed.ts';
 
@@ -82,6 +82,9 @@ export type CheckDetailRow = RowOf<typeof DETAIL>;
 
 /** One check in full, scoped to its organization. */
 export const findCheck = ownedRowLookup(checks, DETAIL);
+
+/** A page of an organization's checks in full, newest first (the FHIR face's search without a request). */
+export const selectCheckDetailPage = organizationPageLookup(checks, DETAIL);
 
 const SUMMARY_HEAD = columns(checks, ['id', 'status', 'verdict', 'tradingPartnerServiceId']);
 const SUMMARY_TAIL = columns(checks, ['outcomeCode', 'createdAt', 'completedAt']);

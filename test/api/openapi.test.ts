@@ -14,6 +14,7 @@ import { API_DOC, apiDoc } from '../../scripts/api-doc.ts';
 import { EXAMPLE_SCENARIOS } from '../../src/api/openapi-examples.ts';
 import { addPayerCallStats, emptyCounts } from '../../src/store/payer-call-stats.ts';
 import { createApiKey } from '../../src/tenancy/api-keys.ts';
+import { eligibilityRequestFor } from '../helpers/fhir.ts';
 import { member } from '../helpers/members.ts';
 import { dayFromToday, monitorBody } from '../helpers/monitors.ts';
 import { deref } from '../helpers/openapi.ts';
@@ -102,14 +103,18 @@ test('every response says why it is answered; errors are the envelope; 202s (201
     assert.ok(op.operationId, `${method} ${path} has an operationId`);
     for (const [status, response] of Object.entries(op.responses) as [string, any][]) {
       assert.ok(response.description && response.description !== 'Default Response', `${path} ${status}`);
-      if (Number(status) >= 400) {
+      if (Number(status) >= 400 && path.startsWith('/fhir/')) {
+        // The FHIR face answers its errors as OperationOutcomes (docs/fhir.md).
+        const schema = response.content['application/fhir+json'].schema;
+        assert.deepEqual(schema.properties.resourceType.enum, ['OperationOutcome'], `${path} ${status}`);
+      } else if (Number(status) >= 400) {
         assert.deepEqual(response.content['application/json'].schema, { $ref: '#/components/schemas/Error' });
       }
       if (status === '429' || status === '503')
         assert.ok(response.headers['Retry-After'], `${path} ${status}`);
     }
     if (method === 'post') {
-      // A submit is accepted (202); a monitor is created there and then (201).
+      // A submit is accepted (202); a monitor (and a FHIR request) is created there and then (201).
       assert.ok(op.responses['202'] || op.responses['201'], `${path} answers 202 or 201`);
       for (const s of ['500', '503', '415']) assert.ok(op.responses[s], `${path} documents ${s}`);
     }
@@ -193,7 +198,7 @@ export const incomplete: SubmitBody = { tradingPartnerServiceId: 'SANDBOX', prov
   }
 });
 
-test('every route the app serves under /api is documented, and every documented one is served', () => {
+test('every route the app serves under /api, /operator and /fhir is documented, and every documented one is served', () => {
   const served = servedRoutes(svc.service.app!).map(({ method, path }) => [method, path] as [string, string]);
   assert.ok(
     served.some(([m, p]) => m === 'GET' && p === '/portal/checks'),
@@ -201,7 +206,8 @@ test('every route the app serves under /api is documented, and every documented 
   );
   // The operator routes are documented too (tag Operator, their own bearer scheme).
   const api = served.filter(
-    ([m, p]) => (p.startsWith('/api/') || p.startsWith('/operator/')) && m !== 'HEAD',
+    ([m, p]) =>
+      (p.startsWith('/api/') || p.startsWith('/operator/') || p.startsWith('/fhir/')) && m !== 'HEAD',
   );
   const documented = operations().map(([m, p]) => [m.toUpperCase(), p] as [string, string]);
   assert.deepEqual(api.map((r) => r.join(' ')).sort(), documented.map((r) => r.join(' ')).sort());
@@ -224,6 +230,10 @@ test('each documented operation answers sample requests only with status codes i
   };
   const discovery = await api.post('/api/eligibility/discovery', discoveryBody);
   const unknown = '0190f0c4-1e6a-7cde-8a4b-2d3c4e5f6a7b';
+  const fhirRequest = eligibilityRequestFor(member('SBX1000001'));
+  // No worker runs here: the check stays in progress, so its response is a 404 (the 200s of the FHIR reads
+  // are in test/e2e/fhir.test.ts and the generated security cases).
+  const fhirId = (await api.post('/fhir/R4/CoverageEligibilityRequest', fhirRequest)).body.id;
   type Sample = {
     path: string;
     body?: unknown;
@@ -334,6 +344,44 @@ test('each documented operation answers sample requests only with status codes i
       { path: '/operator/scorecard', authorization: operator, expect: 200 },
       { path: '/operator/scorecard?hours=0', authorization: operator, expect: 400 },
       { path: '/operator/scorecard', expect: 401 },
+    ],
+    'get /fhir/R4/metadata': [{ path: '/fhir/R4/metadata', key: null, expect: 200 }],
+    'post /fhir/R4/CoverageEligibilityRequest': [
+      { path: '/fhir/R4/CoverageEligibilityRequest', body: fhirRequest, expect: 201 },
+      { path: '/fhir/R4/CoverageEligibilityRequest', body: {}, expect: 400 },
+      { path: '/fhir/R4/CoverageEligibilityRequest', body: { ...fhirRequest, contained: [] }, expect: 422 },
+      { path: '/fhir/R4/CoverageEligibilityRequest', body: {}, key: null, expect: 401 },
+      { path: '/fhir/R4/CoverageEligibilityRequest', body: {}, key: read, expect: 403 },
+      { path: '/fhir/R4/CoverageEligibilityRequest', body: 'x'.repeat(70_000), expect: 413 },
+      {
+        path: '/fhir/R4/CoverageEligibilityRequest',
+        body: '<x/>',
+        type: 'application/fhir+xml',
+        expect: 415,
+      },
+    ],
+    'get /fhir/R4/CoverageEligibilityRequest/{id}': [
+      { path: `/fhir/R4/CoverageEligibilityRequest/${fhirId}`, expect: 200 },
+      { path: '/fhir/R4/CoverageEligibilityRequest/%ZZ', expect: 400 },
+      { path: `/fhir/R4/CoverageEligibilityRequest/${fhirId}`, key: null, expect: 401 },
+      { path: `/fhir/R4/CoverageEligibilityRequest/${fhirId}`, key: write, expect: 403 },
+      { path: `/fhir/R4/CoverageEligibilityRequest/${unknown}`, expect: 404 },
+    ],
+    'get /fhir/R4/CoverageEligibilityResponse': [
+      {
+        path: `/fhir/R4/CoverageEligibilityResponse?request=CoverageEligibilityRequest/${fhirId}`,
+        expect: 200,
+      },
+      { path: '/fhir/R4/CoverageEligibilityResponse?_count=0', expect: 400 },
+      { path: '/fhir/R4/CoverageEligibilityResponse', key: null, expect: 401 },
+      { path: '/fhir/R4/CoverageEligibilityResponse', key: write, expect: 403 },
+    ],
+    'get /fhir/R4/CoverageEligibilityResponse/{id}': [
+      { path: `/fhir/R4/CoverageEligibilityResponse/${fhirId}`, expect: 404 },
+      { path: '/fhir/R4/CoverageEligibilityResponse/%ZZ', expect: 400 },
+      { path: `/fhir/R4/CoverageEligibilityResponse/${fhirId}`, key: null, expect: 401 },
+      { path: `/fhir/R4/CoverageEligibilityResponse/${fhirId}`, key: write, expect: 403 },
+      { path: `/fhir/R4/CoverageEligibilityResponse/${unknown}`, expect: 404 },
     ],
     'get /operator/scorecard/payers/{id}': [
       { path: '/operator/scorecard/payers/SANDBOX', authorization: operator, expect: 200 },

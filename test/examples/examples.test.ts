@@ -3,6 +3,7 @@
  * node-poll.ts and python/poll.py submit and poll a sandbox check to its end; webhook-receiver.ts and
  * python/webhook_receiver.py receive a real signed delivery, and refuse tampered and replayed ones. curl and
  * python3 must be installed: when one is missing these tests fail and say so, they are never skipped.
+ * fhir-check.ts makes the FHIR round trip (docs/fhir.md) for a sandbox member.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -100,6 +101,35 @@ for (const [name, command, args] of POLLERS) {
     assert.match(stderr, /UnauthorizedException/);
   });
 }
+
+test('fhir-check.ts submits a CoverageEligibilityRequest, polls the search and prints the response', async () => {
+  const { code, stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'examples/fhir-check.ts']);
+  assert.equal(code, 0, stderr);
+  const id = /submitted request ([0-9a-f-]{36})/.exec(stderr)?.[1];
+  assert.ok(id, stderr);
+  const printed = JSON.parse(stdout);
+  assert.deepEqual([printed.id, printed.outcome, printed.inforce], [id, 'complete', true]);
+  const mh = printed.items.find((i: any) => i.serviceType === 'Mental Health' && i.unit === 'individual');
+  assert.deepEqual([mh.network, mh.authorizationRequired], ['in', true]);
+  assert.deepEqual(mh.benefits.Copay, { allowed: 25 });
+  assert.deepEqual(mh.benefits.Deductible, { allowed: 1500, used: 1000 });
+  // The check is an ordinary one: the JSON API reads it under the same id.
+  const status = await client(svc.url, svc.apiKey).get(`/api/eligibility/${id}/status`);
+  assert.equal(status.body.status, 'COMPLETED');
+});
+
+test('fhir-check.ts exits 1 with the OperationOutcome when the key is wrong', async () => {
+  const { code, stdout, stderr } = await run(
+    process.execPath,
+    ['--import', 'tsx', 'examples/fhir-check.ts'],
+    {
+      ELIG_API_KEY: 'elig_test_wrong',
+    },
+  );
+  assert.equal(code, 1);
+  assert.equal(stdout, '');
+  assert.match(stderr, /401 OperationOutcome: login/);
+});
 
 /** Starts a receiver example and waits for the URL it prints. */
 async function startReceiver(command: string, args: string[]) {

@@ -63,7 +63,23 @@ export function securityCases(route: CoveredRoute, ctx: SecurityContext): Securi
   const others = SCOPES.filter((s) => s !== route.scope);
 
   refused('no Authorization header → 401', undefined, 'unauthorized');
-  refused('another scheme (Bearer) with a valid key → 401', `Bearer ${keys.owner}`, 'unauthorized');
+  if (route.family === 'fhir') {
+    // SMART clients send their token as Bearer: the FHIR face takes the key that way too, and no other.
+    refused('another scheme (Basic) with a valid key → 401', `Basic ${keys.owner}`, 'unauthorized');
+    refused('Bearer with garbage → 401', 'Bearer %not-a-key%', 'unauthorized');
+    refused('a revoked key as Bearer → 401', `Bearer ${keys.revoked}`, 'unauthorized');
+    add(`a key with only ${route.scope}, as Bearer, is served → ${route.success}`, async () => {
+      const path = route.params.length ? pathWith(route, await ctx.freshResource(route)) : route.path;
+      const answer = await send(ctx.url, route, {
+        authorization: `Bearer ${keys.only[route.scope]}`,
+        path,
+        body: body(),
+      });
+      assert.equal(answer.status, route.success, answer.text);
+    });
+  } else {
+    refused('another scheme (Bearer) with a valid key → 401', `Bearer ${keys.owner}`, 'unauthorized');
+  }
   refused('Key with garbage → 401', 'Key %not-a-key%', 'unauthorized');
   refused('Key with nothing after it → 401', 'Key ', 'unauthorized');
   refused('a well-formed key never issued → 401', `Key ${keys.unknown}`, 'unauthorized');

@@ -10,6 +10,7 @@ import { KEYS_CHANNEL } from '../../src/store/channels.ts';
 import type { Db } from '../../src/store/db.ts';
 import { createApiKey, revokeApiKey, SCOPES, type Scope } from '../../src/tenancy/api-keys.ts';
 import { createOrganization, setEligibilityEnabled } from '../../src/tenancy/organizations.ts';
+import { eventually } from './eventually.ts';
 import type { Answer } from './refusal-bodies.ts';
 import type { CoveredRoute } from './route-table.ts';
 import type { TestService } from './service.ts';
@@ -127,16 +128,28 @@ export async function prepareSecurityContext(
     secrets: [...samples.phi, ...issued, keys.unknown, keys.tampered, own],
     owned,
     bodyOf,
-    resourceOf(route) {
+    async resourceOf(route) {
       const collection = creatorOf(route, routes).path;
       let id = shared.get(collection);
       if (!id) {
         id = create(route);
         shared.set(collection, id);
       }
-      return id;
+      return ready(route, await id);
     },
-    freshResource: create,
+    freshResource: async (route) => ready(route, await create(route)),
+  };
+  /** For a resource another operation makes (MADE_BY): waits until the owner can read it. */
+  const ready = async (route: CoveredRoute, id: string) => {
+    if (!MADE_BY[collectionOf(route)]) return id;
+    const read = routes.find((r) => r.method === 'GET' && r.path === route.path)!;
+    await eventually(
+      async () =>
+        (await send(svc.url, read, { authorization: `Key ${keys.owner}`, path: pathWith(read, id) }))
+          .status === read.success || undefined,
+      { timeoutMs: 20_000, what: `${read.path} of ${id} readable` },
+    );
+    return id;
   };
   // Every collection has a resource before any case runs, so list answers have something to leak.
   for (const route of routes) if (route.params.length) await context.resourceOf(route);
@@ -176,6 +189,19 @@ async function accessChange(db: Db, change: () => Promise<void>): Promise<void> 
   }
 }
 
+/**
+ * Collections whose resources another operation makes: a CoverageEligibilityResponse is the answer to the
+ * CoverageEligibilityRequest of the same id, once its check is finished (`readyOf` waits for it).
+ */
+const MADE_BY: Record<string, string> = {
+  '/fhir/R4/CoverageEligibilityResponse': '/fhir/R4/CoverageEligibilityRequest',
+};
+
+/** The collection a path parameter names: `/x` for `/x/{id}/...`. */
+function collectionOf(route: CoveredRoute): string {
+  return route.path.slice(0, route.path.indexOf(`/{${route.params[0]}}`));
+}
+
 /** The create operation of the collection a path parameter names: `POST /x` for `/x/{id}/...`. */
 function creatorOf(route: CoveredRoute, routes: CoveredRoute[]): CoveredRoute {
   if (route.params.length !== 1) {
@@ -183,7 +209,8 @@ function creatorOf(route: CoveredRoute, routes: CoveredRoute[]): CoveredRoute {
       `${route.method} ${route.path}: teach the security cases to fill ${route.params.length} params`,
     );
   }
-  const collection = route.path.slice(0, route.path.indexOf(`/{${route.params[0]}}`));
+  const named = collectionOf(route);
+  const collection = MADE_BY[named] ?? named;
   const creator = routes.find((r) => r.method === 'POST' && r.path === collection);
   if (!creator) {
     throw new Error(

@@ -197,6 +197,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/R4/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * FHIR CapabilityStatement
+         * @description What the FHIR face serves (FHIR 4.0.1, JSON): the resources, their interactions and search parameters, and how to authenticate. Public: no key needed. See docs/fhir.md.
+         */
+        get: operations["fhirCapabilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/CoverageEligibilityRequest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a FHIR CoverageEligibilityRequest
+         * @description Creates an eligibility check from a CoverageEligibilityRequest whose patient, provider, insurer and coverage are contained resources (the provider and insurer may also be given inline by identifier). Answers **201** with the request as stored (its `id` is the check id) and `Location`; then search `CoverageEligibilityResponse?request=CoverageEligibilityRequest/{id}` until it has an entry. docs/fhir.md lists the elements read and the identifier systems.
+         */
+        post: operations["fhirCreateCoverageEligibilityRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/CoverageEligibilityRequest/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a FHIR CoverageEligibilityRequest
+         * @description The request as stored: after the repairs of the intake, with its participants contained (docs/fhir.md).
+         */
+        get: operations["fhirReadCoverageEligibilityRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/CoverageEligibilityResponse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search FHIR CoverageEligibilityResponses
+         * @description With `request=CoverageEligibilityRequest/{id}`: a searchset Bundle, empty while the check is in progress (or when no such request is yours), with one entry once it is finished. Poll it about once a second. Without `request`: the newest finished checks of your organization.
+         */
+        get: operations["fhirSearchCoverageEligibilityResponse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/CoverageEligibilityResponse/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a FHIR CoverageEligibilityResponse
+         * @description The answer to the CoverageEligibilityRequest of the same id, once its check is finished (COMPLETED: `outcome` complete; FAILED: `outcome` error, with `error`). While the check is in progress there is no response yet: 404, as for an unknown id. The mapping is in docs/fhir.md.
+         */
+        get: operations["fhirReadCoverageEligibilityResponse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/scorecard": {
         parameters: {
             query?: never;
@@ -2331,6 +2431,578 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fhirCapabilities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CapabilityStatement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "CapabilityStatement";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    fhirCreateCoverageEligibilityRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key + same body within 24 h answers the same check (or batch) again, with `Idempotent-Replayed: true`; the same key with another body answers 422. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/fhir+json": {
+                    /** @enum {string} */
+                    resourceType: "CoverageEligibilityRequest";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the check runs asynchronously. */
+            201: {
+                headers: {
+                    /** @description The URL of the stored request. */
+                    Location?: string;
+                    /** @description `true` when this answer repeats an earlier submit with the same Idempotency-Key and body. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "CoverageEligibilityRequest";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not JSON or not the resource this operation takes, or a search parameter is malformed (OperationOutcome, issue `structure` or `invalid`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, malformed or revoked API key (OperationOutcome, issue `login`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key lacks the scope, or the organization is not enabled for eligibility checks (OperationOutcome, issue `forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Request body larger than 64 KB (OperationOutcome, issue `too-costly`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not sent as `application/fhir+json` or `application/json` (OperationOutcome, issue `not-supported`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The resource cannot be checked as sent: each issue names the element (`expression`) and what is wrong (OperationOutcome). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; wait `Retry-After` seconds (OperationOutcome, issue `throttled`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Unexpected server error; the diagnostics carry a reference for support (OperationOutcome, issue `exception`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The service cannot reach its database right now; retry after `Retry-After` seconds (OperationOutcome, issue `transient`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    fhirReadCoverageEligibilityRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "CoverageEligibilityRequest";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not JSON or not the resource this operation takes, or a search parameter is malformed (OperationOutcome, issue `structure` or `invalid`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, malformed or revoked API key (OperationOutcome, issue `login`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key lacks the scope, or the organization is not enabled for eligibility checks (OperationOutcome, issue `forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description No such resource in your organization (OperationOutcome, issue `not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; wait `Retry-After` seconds (OperationOutcome, issue `throttled`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Unexpected server error; the diagnostics carry a reference for support (OperationOutcome, issue `exception`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The service cannot reach its database right now; retry after `Retry-After` seconds (OperationOutcome, issue `transient`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    fhirSearchCoverageEligibilityResponse: {
+        parameters: {
+            query?: {
+                /** @description `CoverageEligibilityRequest/{id}` (or its absolute URL): the response to that request. */
+                request?: string;
+                /** @description Without `request`: how many of the newest checks (default 10). */
+                _count?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "Bundle";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not JSON or not the resource this operation takes, or a search parameter is malformed (OperationOutcome, issue `structure` or `invalid`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, malformed or revoked API key (OperationOutcome, issue `login`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key lacks the scope, or the organization is not enabled for eligibility checks (OperationOutcome, issue `forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; wait `Retry-After` seconds (OperationOutcome, issue `throttled`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Unexpected server error; the diagnostics carry a reference for support (OperationOutcome, issue `exception`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The service cannot reach its database right now; retry after `Retry-After` seconds (OperationOutcome, issue `transient`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    fhirReadCoverageEligibilityResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The response. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "CoverageEligibilityResponse";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not JSON or not the resource this operation takes, or a search parameter is malformed (OperationOutcome, issue `structure` or `invalid`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, malformed or revoked API key (OperationOutcome, issue `login`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key lacks the scope, or the organization is not enabled for eligibility checks (OperationOutcome, issue `forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description No finished check with this id in your organization (OperationOutcome, issue `not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; wait `Retry-After` seconds (OperationOutcome, issue `throttled`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Unexpected server error; the diagnostics carry a reference for support (OperationOutcome, issue `exception`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The service cannot reach its database right now; retry after `Retry-After` seconds (OperationOutcome, issue `transient`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @enum {string} */
+                        resourceType: "OperationOutcome";
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
