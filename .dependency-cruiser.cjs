@@ -14,7 +14,7 @@
 const SHARED = ['config', 'ids', 'log', 'paths'];
 
 /** What the parts between the cores and the HTTP layers (checks, webhooks, tenancy, workers) build on. */
-const FOUNDATION = ['payers', 'x12', 'benefits', 'contract', 'store', ...SHARED];
+const FOUNDATION = ['payers', 'x12', 'benefits', 'estimates', 'contract', 'store', ...SHARED];
 /** The check lifecycle and what runs it: what the rooms above single checks (batches, monitors) build on. */
 const CHECKS = ['checks', 'webhooks', 'tenancy', 'workers', 'directory', 'metrics', ...FOUNDATION];
 /** What the HTTP layers (api, portal) build on: every room of the domain. */
@@ -27,6 +27,8 @@ const MAY_IMPORT = {
   // Pure cores (no I/O): only the contract and each other, one way (benefits reads x12, never the reverse).
   x12: ['contract'],
   benefits: ['contract', 'x12'],
+  // What the patient pays for a charge, from a completed check's benefit entries (pure, like benefits).
+  estimates: ['contract', 'benefits'],
   // Is ELIG_SECRET_KEY random enough? A pure estimate that configuration validation asks.
   'secret-strength': [],
   config: ['secret-strength'],
@@ -72,7 +74,7 @@ for (const [name, allowed] of Object.entries(MAY_IMPORT)) {
 const DATABASE_PACKAGES = ['pg', '@electric-sql/pglite', 'drizzle-orm'];
 
 /** Parts that may import no package and no Node module: typebox alone for the contract. */
-const PURE = { contract: ['typebox'], x12: [], benefits: [] };
+const PURE = { contract: ['typebox'], x12: [], benefits: [], estimates: [] };
 
 const part = (name) => `^src/${name}(/|\\.ts$)`;
 const anyOf = (names) => (names.length ? `^src/(${names.join('|')})(/|\\.ts$)` : '^$');
