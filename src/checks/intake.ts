@@ -9,7 +9,9 @@
  * 3. it is validated (request.ts: every problem at once, the same messages everywhere);
  * 4. the submit's `reuseWithinHours` is set apart: it says how the check may be answered, not what the
  *    payer is asked;
- * 5. the payer's canonical id replaces an alias, so the worker, the metrics and the status answer all name
+ * 5. `encounter.charges` are set apart too, with their service types settled: they ask for an estimate
+ *    (docs/estimates.md), not something of the payer;
+ * 6. the payer's canonical id replaces an alias, so the worker, the metrics and the status answer all name
  *    one payer. An id the directory does not know is kept as sent: the worker fails it with SH01.
  *
  * What each entry point then writes (one row, a batch in one transaction, a monitor) is its own.
@@ -17,6 +19,7 @@
 import type { EligibilityCheckRequest } from '../contract/check-request.ts';
 import type { RequestCorrection } from '../contract/check-response.ts';
 import type { PayerEntry } from '../payers/connector.ts';
+import { type SettledCharge, settleCharges } from './charges.ts';
 import { type FieldProblem, validateCheckRequest } from './request.ts';
 import { repairCheckRequest } from './request-repair.ts';
 
@@ -52,6 +55,11 @@ export type Intake =
       reuseWithinHours: number | null;
       /** The repairs made (empty: none), named by field, never by value. */
       corrections: RequestCorrection[];
+      /**
+       * `encounter.charges`, set apart like the reuse window (the payer is not asked about them), with
+       * their service types settled; the caller prices them (charges.ts `priceCharges`). Empty: none.
+       */
+      charges: SettledCharge[];
     }
   | { ok: false; problems: FieldProblem[] };
 
@@ -100,7 +108,8 @@ export function takeIn(body: unknown, options: IntakeOptions = {}): Intake {
   const problems = validateCheckRequest(repaired.body, options.now);
   if (payer) problems.push(...payerProblems(payer));
   if (problems.length) return { ok: false, problems };
-  const { reuseWithinHours, ...asked } = repaired.body as EligibilityCheckRequest;
+  const { reuseWithinHours, ...sent } = repaired.body as EligibilityCheckRequest;
+  const { charges, asked } = setChargesApart(sent);
   const request =
     payer && payer.tradingPartnerServiceId !== asked.tradingPartnerServiceId
       ? { ...asked, tradingPartnerServiceId: payer.tradingPartnerServiceId }
@@ -110,5 +119,14 @@ export function takeIn(body: unknown, options: IntakeOptions = {}): Intake {
     request,
     reuseWithinHours: options.allowReuse === false ? 0 : (reuseWithinHours ?? null),
     corrections: repaired.corrections,
+    charges: settleCharges(charges),
   };
+}
+
+/** The request without `encounter.charges` (and without an encounter that held nothing else). */
+function setChargesApart(request: EligibilityCheckRequest) {
+  const { encounter, ...rest } = request;
+  if (!encounter?.charges) return { charges: [], asked: request };
+  const { charges, ...kept } = encounter;
+  return { charges, asked: Object.keys(kept).length ? { ...rest, encounter: kept } : rest };
 }

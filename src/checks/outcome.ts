@@ -13,8 +13,10 @@ import type {
   RequestCorrection,
   ResponseDependent,
 } from '../contract/check-response.ts';
+import type { PricedCharge } from '../contract/estimate.ts';
 import type { Eligibility271 } from '../x12/types.ts';
 import { serviceError, withGuidance } from './error-catalog.ts';
+import { withEstimates } from './estimates.ts';
 import { requestCorrectedWarning } from './request-repair.ts';
 import { verdictOf } from './verdict.ts';
 
@@ -27,6 +29,8 @@ export interface CheckContext {
   meta: EligibilityMeta;
   /** The repairs made to the request at submission (checks/request-repair.ts), repeated on the result. */
   requestCorrections?: readonly RequestCorrection[] | null;
+  /** The charges to estimate, priced at submission (docs/estimates.md); absent or empty: none. */
+  charges?: readonly PricedCharge[] | null;
 }
 
 /** `requestCorrections` and its warning, for a check whose request was repaired; nothing otherwise. */
@@ -120,5 +124,5 @@ export function completedBody(
     body.warnings = [...(body.warnings ?? []), repaired.warning];
     body.requestCorrections = repaired.requestCorrections;
   }
-  return serialize(body);
+  return serialize(withEstimates(body, ctx.charges));
 }

@@ -3,7 +3,7 @@
  * completed check answers with. Additions to the spec: they never change one of its fields.
  */
 import Type, { type Static } from 'typebox';
-import { PRODUCT_SERVICE_TYPES } from './check-response.ts';
+import { PRODUCT_SERVICE_TYPES } from './service-types.ts';
 
 /** The most charges one request may carry. */
 export const MAX_CHARGES = 20;
@@ -49,11 +49,13 @@ export const Charge = Type.Object(
 );
 export type Charge = Static<typeof Charge>;
 
-export const Charges = Type.Array(Charge, {
-  minItems: 1,
-  maxItems: MAX_CHARGES,
-  description: `1 to ${MAX_CHARGES} charges, applied in their order: what one pays toward the deductible and the out-of-pocket maximum is no longer remaining for the next.`,
-});
+const CHARGES_ORDER = `1 to ${MAX_CHARGES} charges, applied in their order: what one pays toward the deductible and the out-of-pocket maximum is no longer remaining for the next.`;
+
+/** A list of charges, described for where it appears. */
+export const chargeList = (description = CHARGES_ORDER) =>
+  Type.Array(Charge, { minItems: 1, maxItems: MAX_CHARGES, description });
+
+export const Charges = chargeList();
 
 export const EstimateRequest = Type.Object(
   { charges: Charges },

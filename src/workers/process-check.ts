@@ -19,6 +19,7 @@ import type {
   RequestCorrection,
   Warning,
 } from '../contract/check-response.ts';
+import type { PricedCharge } from '../contract/estimate.ts';
 import {
   ConnectionThrottledError,
   PayerAuthenticationError,
@@ -87,6 +88,8 @@ export interface ProcessOptions {
   signal: AbortSignal;
   /** The repairs made to the request at submission, repeated on the result. */
   requestCorrections?: readonly RequestCorrection[] | null;
+  /** The charges to estimate (priced at submission): the completed result carries their estimates. */
+  charges?: readonly PricedCharge[] | null;
   onPayerCall?: (call: PayerCall) => void;
   /** Payers near an id the directory does not list (`PayerDirectory.closestPayers`): SH01 names them. */
   suggestPayers?: (unknownId: string) => readonly { id: string; name: string }[];
@@ -130,6 +133,7 @@ export async function processCheck(
       : { payerId: request.tradingPartnerServiceId },
     meta,
     requestCorrections: opts.requestCorrections,
+    charges: opts.charges,
   };
   if (!payer) {
     const body = serviceFailure(
