@@ -36,7 +36,8 @@ export const estimateRoute: FastifyPluginAsync<KeyRouteOptions> = async (app, { 
           "An addition to the spec. Answers at once from a COMPLETED check's stored result, with no payer call: for each charge (in order; what one pays toward the deductible and the out-of-pocket maximum is no longer remaining for the next), what the patient and the plan pay, the steps of the arithmetic and every assumption made for a missing input. A charge without `amount` is priced from the organization's fee schedule by `procedureCode`. Nothing is stored: the same charges give the same answer. The rules are in docs/estimates.md.",
         operationId: 'estimateEligibilityCheck',
         tags: ['Eligibility'],
-        security: [{ ApiKeyAuth: [] }],
+        // Nothing is written: the read scope is enough.
+        security: [{ ApiKeyAuth: ['eligibility:read'] }],
         params: IdParams,
         body: { content: { 'application/json': { schema: EstimateRequest } } },
         response: {
