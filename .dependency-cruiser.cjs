@@ -18,7 +18,7 @@ const FOUNDATION = ['payers', 'x12', 'benefits', 'estimates', 'contract', 'store
 /** The check lifecycle and what runs it: what the rooms above single checks (batches, monitors) build on. */
 const CHECKS = ['checks', 'webhooks', 'tenancy', 'workers', 'directory', 'metrics', ...FOUNDATION];
 /** What the HTTP layers (api, portal) build on: every room of the domain. */
-const DOMAIN = ['batches', 'monitors', ...CHECKS];
+const DOMAIN = ['batches', 'monitors', 'fees', ...CHECKS];
 
 /** Part of src/ (a folder, or a file at the top of src/ without `.ts`) → parts it may import besides itself. */
 const MAY_IMPORT = {
@@ -53,6 +53,8 @@ const MAY_IMPORT = {
   // The rooms above single checks: each turns its own requests into checks through the intake.
   batches: CHECKS,
   monitors: CHECKS,
+  // An organization's fee schedule (estimates): its CSV read with the batch reader, then stored whole.
+  fees: ['batches', ...CHECKS],
   api: DOMAIN,
   // The portal reuses the API's key authenticator (to forget a revoked key at once); never the reverse.
   portal: ['api', ...DOMAIN],

@@ -67,7 +67,13 @@ export function settleCharges(charges: readonly Charge[]): SettledCharge[] {
   return charges.map((charge) => {
     const settled = settleServiceType(charge);
     if (!settled.ok) throw new Error('settleCharges: a charge that failed validation');
-    return { ...charge, serviceType: settled.serviceType, serviceTypeCode: settled.serviceTypeCode };
+    const code = charge.procedureCode?.toUpperCase();
+    return {
+      ...charge,
+      ...(code ? { procedureCode: code } : {}),
+      serviceType: settled.serviceType,
+      serviceTypeCode: settled.serviceTypeCode,
+    };
   });
 }
 
