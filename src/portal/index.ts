@@ -37,6 +37,7 @@ import { batchRoutes } from './routes/batches.ts';
 import { checkRoutes } from './routes/checks.ts';
 import { newCheckRoutes } from './routes/checks-new.ts';
 import { resubmitCheckRoutes } from './routes/checks-resubmit.ts';
+import { feeRoutes } from './routes/fees.ts';
 import { monitorRoutes } from './routes/monitors.ts';
 import { operatorRoutes } from './routes/operator.ts';
 import { organizationRoutes } from './routes/organization.ts';
@@ -216,6 +217,7 @@ export const portalPlugin = fp<
       webhookRoutes,
       teamRoutes,
       organizationRoutes,
+      feeRoutes,
       operatorRoutes,
     ]) {
       await portal.register(routes, deps);

@@ -86,11 +86,8 @@ export const checkRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal,
     const history = await coverageHistory(deps.db, s.user.organizationId, check.id);
     const answer = await estimateForm(deps.db, s.user.organizationId, result, form);
     if (answer.problems) {
-      reply.code(400);
-      return sendPage(
-        reply,
-        checkDetailPage(s, check, undefined, history, { form: { ...form, problems: answer.problems } }),
-      );
+      const failed = { form: { ...form, problems: answer.problems } };
+      return sendPage(reply, checkDetailPage(s, check, undefined, history, failed), 400);
     }
     return sendPage(reply, checkDetailPage(s, check, undefined, history, { asked: answer.asked, form }));
   });
