@@ -468,7 +468,8 @@ export const feeSchedule = pgTable(
     procedureCode: text('procedure_code').notNull(),
     /** The payer's canonical id; '' for the organization's default amount. */
     payerId: text('payer_id').notNull().default(''),
-    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    // At most 100,000,000 cents (MAX_CHARGE_AMOUNT): an integer, which both drivers read as a number.
+    amountCents: integer('amount_cents').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.procedureCode, t.payerId] })],
