@@ -14,11 +14,11 @@
 const SHARED = ['config', 'ids', 'log', 'paths'];
 
 /** What the parts between the cores and the HTTP layers (checks, webhooks, tenancy, workers) build on. */
-const FOUNDATION = ['payers', 'x12', 'benefits', 'contract', 'store', ...SHARED];
+const FOUNDATION = ['payers', 'x12', 'benefits', 'estimates', 'contract', 'store', ...SHARED];
 /** The check lifecycle and what runs it: what the rooms above single checks (batches, monitors) build on. */
 const CHECKS = ['checks', 'webhooks', 'tenancy', 'workers', 'directory', 'metrics', ...FOUNDATION];
 /** What the HTTP layers (api, portal) build on: every room of the domain. */
-const DOMAIN = ['batches', 'monitors', 'discovery', ...CHECKS];
+const DOMAIN = ['batches', 'monitors', 'discovery', 'fees', ...CHECKS];
 /** What the API builds on: the domain, and the FHIR face's mapping. */
 const API = ['fhir', ...DOMAIN];
 
@@ -32,6 +32,8 @@ const MAY_IMPORT = {
   // The FHIR face's mapping: CoverageEligibilityRequest → the contract's request, a stored check →
   // CoverageEligibilityResponse, OperationOutcome. Pure; its routes are in api/, which imports it.
   fhir: ['contract', 'x12'],
+  // What the patient pays for a charge, from a completed check's benefit entries (pure, like benefits).
+  estimates: ['contract', 'benefits'],
   // Is ELIG_SECRET_KEY random enough? A pure estimate that configuration validation asks.
   'secret-strength': [],
   config: ['secret-strength'],
@@ -57,6 +59,8 @@ const MAY_IMPORT = {
   batches: CHECKS,
   monitors: CHECKS,
   discovery: CHECKS,
+  // An organization's fee schedule (estimates): its CSV read with the batch reader, then stored whole.
+  fees: ['batches', ...CHECKS],
   api: API,
   // The portal reuses the API's key authenticator (to forget a revoked key at once); never the reverse.
   portal: ['api', ...API],
@@ -78,7 +82,7 @@ for (const [name, allowed] of Object.entries(MAY_IMPORT)) {
 const DATABASE_PACKAGES = ['pg', '@electric-sql/pglite', 'drizzle-orm'];
 
 /** Parts that may import no package and no Node module: typebox alone for the contract. */
-const PURE = { contract: ['typebox'], x12: [], benefits: [], fhir: ['@medplum/fhirtypes'] };
+const PURE = { contract: ['typebox'], x12: [], benefits: [], fhir: ['@medplum/fhirtypes'], estimates: [] };
 
 const part = (name) => `^src/${name}(/|\\.ts$)`;
 const anyOf = (names) => (names.length ? `^src/(${names.join('|')})(/|\\.ts$)` : '^$');

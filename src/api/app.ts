@@ -32,6 +32,7 @@ import { batchStatusRoute } from './routes/eligibility_batch_status.ts';
 import { batchSubmitRoute } from './routes/eligibility_batch_submit.ts';
 import { discoveryGetRoute } from './routes/eligibility_discovery_get.ts';
 import { discoverySubmitRoute } from './routes/eligibility_discovery_submit.ts';
+import { estimateRoute } from './routes/eligibility_estimate.ts';
 import { monitorCreateRoute } from './routes/eligibility_monitor_create.ts';
 import { monitorDeleteRoute } from './routes/eligibility_monitor_delete.ts';
 import { monitorGetRoute } from './routes/eligibility_monitor_get.ts';
@@ -271,6 +272,7 @@ async function registerRoutes(
   const submitLimiter = new RateLimiter(submit, undefined, perOrganization);
   await app.register(submitRoute, { auth, limiter: submitLimiter });
   await app.register(statusRoute, { auth, limiter: new RateLimiter(status) });
+  await app.register(estimateRoute, { auth, limiter: new RateLimiter(status) });
   await app.register(batchSubmitRoute, {
     auth,
     limiter: submitLimiter,

@@ -13,10 +13,12 @@
  * count is read before the insert, so two batches racing may together pass it by one batch: a soft limit.
  */
 import { setImmediate } from 'node:timers/promises';
+import { priceWithFees, unpricedCodes } from '../checks/charges.ts';
 import { IDEMPOTENCY_CONFLICT, IDEMPOTENCY_WINDOW_MS, requestHash } from '../checks/idempotency.ts';
 import { type Intake, type PayerLookup, takeIn } from '../checks/intake.ts';
 import { formatProblems } from '../checks/request.ts';
 import { type BatchAccepted, type BatchTotals, batchCounts, MAX_BATCH_CHECKS } from '../contract/batch.ts';
+import type { PricedCharge } from '../contract/estimate.ts';
 import { uuidv7 } from '../ids.ts';
 import {
   countPendingBatchChecks,
@@ -27,6 +29,7 @@ import {
   selectBatchCheckIds,
 } from '../store/batches.ts';
 import type { Db } from '../store/db.ts';
+import { findFees } from '../store/fee-schedule.ts';
 
 export type BatchSubmitResult =
   | { ok: true; accepted: BatchAccepted; replayed: boolean }
@@ -89,6 +92,24 @@ async function takeInItems(
   return out;
 }
 
+type TakenItem = Intake & { problem?: string; priced?: PricedCharge[] };
+
+/**
+ * Items' charges priced as a single submit's are (src/checks/charges.ts), with one fee schedule read for
+ * the whole batch; an item whose charge has no amount and no fee becomes invalid, worded as a submit's.
+ */
+async function priceItems(db: Db, organizationId: string, items: TakenItem[]): Promise<TakenItem[]> {
+  const codes = items.flatMap((t) => (t.ok ? unpricedCodes(t.charges) : []));
+  const fees = await findFees(db, organizationId, codes);
+  return items.map((t) => {
+    if (!t.ok || t.charges.length === 0) return t;
+    const payer = t.request.tradingPartnerServiceId;
+    const priced = priceWithFees(t.charges, fees, payer, 'encounter.charges');
+    if (priced.ok) return { ...t, priced: priced.charges };
+    return { ok: false, problems: priced.problems, problem: formatProblems(priced.problems) };
+  });
+}
+
 /**
  * What `submitBatch` would say about each item, without submitting anything: the problem of each invalid
  * item (the message a single submit answers), undefined for a valid one. The portal shows these, by file
@@ -109,7 +130,7 @@ export async function submitBatch(
 ): Promise<BatchSubmitResult> {
   const envelope = readEnvelope(body);
   if (typeof envelope === 'string') return { ok: false, invalid: envelope };
-  const validated = await takeInItems(envelope.checks, options.payers);
+  const validated = await priceItems(db, organizationId, await takeInItems(envelope.checks, options.payers));
   const problems = validated.map((v) => v.problem);
   const bad = problems.filter((p) => p !== undefined).length;
   if (envelope.atomic && bad) {
@@ -144,7 +165,9 @@ export async function submitBatch(
     validated.forEach((taken, index) => {
       if (!taken.ok) return;
       const { request, reuseWithinHours, corrections, connection } = taken;
+      const charges = 'priced' in taken && taken.priced ? { charges: taken.priced } : {};
       items.push({
+        ...charges,
         id: uuidv7(),
         tradingPartnerServiceId: request.tradingPartnerServiceId,
         connection,

@@ -21,6 +21,7 @@
  * ten checks finishing at once make a line of nine comparisons, not several naming the same previous check.
  */
 import type { EligibilityCheckResponse, RequestCorrection } from '../contract/check-response.ts';
+import type { PricedCharge } from '../contract/estimate.ts';
 import { type CoverageChange, coverageChangedBody } from '../contract/webhook-events.ts';
 import { uuidv7 } from '../ids.ts';
 import { lockForTransaction } from '../store/advisory-lock.ts';
@@ -33,6 +34,7 @@ import type { Queryable } from '../store/db.ts';
 import type { PreviousCheck } from '../store/queue/finish-check.ts';
 import { insertOutboxEvent } from '../store/queue/outbox-event.ts';
 import { coverageChanges } from './coverage-changes.ts';
+import { withEstimates } from './estimates.ts';
 import { REQUEST_CORRECTED_WARNING_CODE, requestCorrectedWarning } from './request-repair.ts';
 import { verdictOf } from './verdict.ts';
 
@@ -46,20 +48,25 @@ export function reusedBody(
   id: string,
   from: { id: string; finishedAt: Date },
   corrections: readonly RequestCorrection[] | null | undefined,
+  /** This check's own charges: the estimates are worked out again for them (none: no estimates). */
+  charges?: readonly PricedCharge[] | null,
 ): string {
   const parsed = JSON.parse(original) as EligibilityCheckResponse;
   const { id: _originalId, status, requestCorrections: _theirs, warnings, meta, ...rest } = parsed;
   const own = (corrections ?? []).map(({ field, code, description }) => ({ field, code, description }));
   const kept = (warnings ?? []).filter((w) => w.code !== REQUEST_CORRECTED_WARNING_CODE);
   if (own.length) kept.push(requestCorrectedWarning(own));
-  const body: EligibilityCheckResponse = {
-    id,
-    status,
-    ...rest,
-    ...(warnings || own.length ? { warnings: kept } : {}),
-    meta: { ...meta, reusedFrom: { id: from.id, finishedAt: from.finishedAt.toISOString() } },
-    ...(own.length ? { requestCorrections: own } : {}),
-  };
+  const body: EligibilityCheckResponse = withEstimates(
+    {
+      id,
+      status,
+      ...rest,
+      ...(warnings || own.length ? { warnings: kept } : {}),
+      meta: { ...meta, reusedFrom: { id: from.id, finishedAt: from.finishedAt.toISOString() } },
+      ...(own.length ? { requestCorrections: own } : {}),
+    },
+    charges,
+  );
   // The stored order (outcome.ts): id, status, verdict, then the rest.
   const { id: _id, status: _status, verdict: _verdict, ...others } = body;
   return JSON.stringify({ id, status, verdict: verdictOf(body), ...others });

@@ -77,7 +77,8 @@ export async function finishCheck(db: Db, input: FinishInput): Promise<FinishRes
           )
         : 0;
     let events = compared ? 1 : 0;
-    if (discoveryId) events += await countDiscoveryInquiry(tx, input.organizationId, discoveryId, input.status);
+    if (discoveryId)
+      events += await countDiscoveryInquiry(tx, input.organizationId, discoveryId, input.status);
     if (batchId) events += await countBatchItem(tx, input.organizationId, batchId, input);
     // The completed event's wake-up went with the finishing statement; these others' goes on commit.
     if (events) await wake(tx, WEBHOOKS_CHANNEL);

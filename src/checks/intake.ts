@@ -11,7 +11,9 @@
  *    MBIs: member-id-format.ts);
  * 4. the submit's `reuseWithinHours` is set apart: it says how the check may be answered, not what the
  *    payer is asked;
- * 5. the payer's canonical id replaces an alias, so the worker, the metrics and the status answer all name
+ * 5. `encounter.charges` are set apart too, with their service types settled: they ask for an estimate
+ *    (docs/estimates.md), not something of the payer;
+ * 6. the payer's canonical id replaces an alias, so the worker, the metrics and the status answer all name
  *    one payer. An id the directory does not know is kept as sent: the worker fails it with SH01.
  *
  * What each entry point then writes (one row, a batch in one transaction, a monitor) is its own.
@@ -22,6 +24,7 @@
 import type { EligibilityCheckRequest, StoredCheckRequest } from '../contract/check-request.ts';
 import type { RequestCorrection } from '../contract/check-response.ts';
 import type { PayerEntry } from '../payers/connector.ts';
+import { type SettledCharge, settleCharges } from './charges.ts';
 import { mbiProblem } from './member-id-format.ts';
 import { type FieldProblem, validateCheckRequest } from './request.ts';
 import { repairCheckRequest } from './request-repair.ts';
@@ -69,6 +72,11 @@ export type Intake<R extends StoredCheckRequest = EligibilityCheckRequest> =
        * can share the workers across connections (src/store/queue/claim.ts).
        */
       connection: string;
+      /**
+       * `encounter.charges`, set apart like the reuse window (the payer is not asked about them), with
+       * their service types settled; the caller prices them (charges.ts `priceCharges`). Empty: none.
+       */
+      charges: SettledCharge[];
     }
   | { ok: false; problems: FieldProblem[] };
 
@@ -158,10 +166,14 @@ function intake(
   });
   const problems = validateCheckRequest(repaired.body, options.now, { demographicSearch });
   if (payer) {
-    problems.push(...memberIdProblems(payer, repaired.body, problems), ...payerProblems(payer, demographicSearch));
+    problems.push(
+      ...memberIdProblems(payer, repaired.body, problems),
+      ...payerProblems(payer, demographicSearch),
+    );
   }
   if (problems.length) return { ok: false, problems };
-  const { reuseWithinHours, ...asked } = repaired.body as StoredCheckRequest;
+  const { reuseWithinHours, ...sent } = repaired.body as StoredCheckRequest;
+  const { charges, asked } = setChargesApart(sent);
   const request =
     payer && payer.tradingPartnerServiceId !== asked.tradingPartnerServiceId
       ? { ...asked, tradingPartnerServiceId: payer.tradingPartnerServiceId }
@@ -172,5 +184,14 @@ function intake(
     reuseWithinHours: options.allowReuse === false ? 0 : (reuseWithinHours ?? null),
     corrections: repaired.corrections,
     connection: payer?.connections?.[0]?.name ?? '',
+    charges: settleCharges(charges),
   };
+}
+
+/** The request without `encounter.charges` (and without an encounter that held nothing else). */
+function setChargesApart<R extends Pick<EligibilityCheckRequest, 'encounter'>>(request: R) {
+  const { encounter, ...rest } = request;
+  if (!encounter?.charges) return { charges: [], asked: request };
+  const { charges, ...kept } = encounter;
+  return { charges, asked: Object.keys(kept).length ? { ...rest, encounter: kept } : rest };
 }

@@ -13,8 +13,10 @@ import type {
   RequestCorrection,
   ResponseDependent,
 } from '../contract/check-response.ts';
+import type { PricedCharge } from '../contract/estimate.ts';
 import type { Eligibility271 } from '../x12/types.ts';
 import { type GuidanceContext, serviceError, withGuidance } from './error-catalog.ts';
+import { withEstimates } from './estimates.ts';
 import { requestCorrectedWarning } from './request-repair.ts';
 import { verdictOf } from './verdict.ts';
 
@@ -29,6 +31,8 @@ export interface CheckContext {
   requestCorrections?: readonly RequestCorrection[] | null;
   /** The payer's member id format (directory `memberIdFormat`): an AAA 72 from an MBI payer says what an MBI is. */
   memberIdFormat?: 'mbi';
+  /** The charges to estimate, priced at submission (docs/estimates.md); absent or empty: none. */
+  charges?: readonly PricedCharge[] | null;
 }
 
 /** `requestCorrections` and its warning, for a check whose request was repaired; nothing otherwise. */
@@ -143,5 +147,5 @@ export function completedBody(
     body.warnings = [...(body.warnings ?? []), repaired.warning];
     body.requestCorrections = repaired.requestCorrections;
   }
-  return served(body);
+  return served(withEstimates(body, ctx.charges));
 }

@@ -6,6 +6,7 @@
 import { Compile } from 'typebox/compile';
 import { EligibilityCheckRequest } from '../contract/check-request.ts';
 import { isKnownServiceTypeCode } from '../x12/codes.ts';
+import { chargeProblems } from './charges.ts';
 
 /** Names: letters (any script), digits, space and . , ' & / ( ) # -. X12 delimiters are refused. */
 const NAME = /^[\p{L}\p{M}0-9 .,'&/()#-]+$/u;
@@ -35,6 +36,12 @@ const EXPECTED: Readonly<Record<string, string>> = {
     'must be a list of 1 to 10 X12 service type codes, e.g. ["30"] or ["PT", "98"]',
   reuseWithinHours:
     'must be a whole number of hours from 0 to 168 (0: never reuse an earlier check), e.g. 24',
+  'encounter.charges[].serviceType':
+    'must be a product service type, e.g. Mental Health or Occupational Therapy (docs/estimates.md)',
+  'encounter.charges[].serviceTypeCode':
+    'must be a service type code of the product: 98, PT, MH, AD, AF or 33',
+  'encounter.charges[].amount': 'must be the allowed amount in dollars, from 0 to 1000000, e.g. 120.50',
+  'encounter.charges[].procedureCode': 'must be a procedure code of 1 to 10 letters or digits, e.g. 97110',
   'encounter.serviceTypeCodes[]':
     'must be an X12 service type code: one or two capital letters or digits, e.g. 30 or PT',
 };
@@ -177,6 +184,7 @@ export function validateCheckRequest(
       }
     });
   }
+  problems.push(...chargeProblems(enc?.charges, 'encounter.charges'));
   const kept = options.demographicSearch ? withoutMemberIdRequired(problems, sub) : problems;
   return bounded(dedupe(kept));
 }

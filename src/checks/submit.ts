@@ -10,6 +10,7 @@
  * point's does. The idempotency hash is of the body as sent, so resending it under the same alias replays.
  */
 import type { RequestCorrection } from '../contract/check-response.ts';
+import type { PricedCharge } from '../contract/estimate.ts';
 import { uuidv7 } from '../ids.ts';
 import { CHECKS_CHANNEL, wake } from '../store/channels.ts';
 import {
@@ -19,6 +20,7 @@ import {
   releaseIdempotencyKey,
 } from '../store/checks.ts';
 import type { Queryable } from '../store/db.ts';
+import { priceCharges } from './charges.ts';
 import { IDEMPOTENCY_WINDOW_MS, insertIdempotently, requestHash } from './idempotency.ts';
 import { type PayerLookup, takeIn } from './intake.ts';
 import type { FieldProblem } from './request.ts';
@@ -48,6 +50,18 @@ export async function submitCheck(
   if (!taken.ok) return taken;
   const { request, reuseWithinHours, corrections, connection } = taken;
   const requestCorrections = corrections.length ? corrections : null;
+  let charges: PricedCharge[] | null = null;
+  if (taken.charges.length) {
+    const priced = await priceCharges(
+      db,
+      organizationId,
+      request.tradingPartnerServiceId,
+      taken.charges,
+      'encounter.charges',
+    );
+    if (!priced.ok) return { ok: false, problems: priced.problems };
+    charges = priced.charges;
+  }
   const key = options.idempotencyKey ?? null;
   const wakeWorkers = () => (options.wake ? options.wake() : wake(db, CHECKS_CHANNEL));
   // The new check's row, but for its id (and the key's columns when there is a key).
@@ -58,6 +72,7 @@ export async function submitCheck(
     requestCorrections,
     reuseWithinHours,
     connection,
+    charges,
   };
   if (key === null) {
     // Without a key nothing can conflict: the plain insert is the whole job.

@@ -12,6 +12,7 @@ import {
   PRODUCT_SERVICE_TYPES,
   type Verdict,
 } from '../contract/check-response.ts';
+import { type CollectSummary, collectAtDesk } from './collect-summary.ts';
 import { verdictOf } from './verdict.ts';
 
 export interface SummaryTable {
@@ -40,6 +41,8 @@ export interface CheckSummaryText {
   benefits?: SummaryTable;
   errors: SummaryError[];
   warnings: string[];
+  /** What to collect at the desk, when the check carries estimates (collect-summary.ts). */
+  collect?: CollectSummary;
 }
 
 const NOT_STATED = '-';
@@ -233,6 +236,7 @@ export function summarizeCheck(
       columns: BENEFIT_COLUMNS,
       rows: PRODUCT_SERVICE_TYPES.map((t) => benefitRow(t, byType.get(t))),
     };
+    if (body.estimates?.length) summary.collect = collectAtDesk(body.estimates, body.estimateTotal);
   }
   return summary;
 }

@@ -11,6 +11,8 @@ export interface OptionSpec {
   /** How the value reads in usage lines, e.g. `NAME`, `test|live`. */
   value?: string;
   required?: boolean;
+  /** The option may be given several times (its value is then a list). */
+  multiple?: boolean;
   description: string;
 }
 
@@ -19,7 +21,7 @@ export interface Io {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-export type OptionValues = Record<string, string | boolean | undefined>;
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
 
 export interface CommandInput {
   values: OptionValues;
@@ -120,7 +122,12 @@ function findCommand(words: string[], commands: readonly CommandSpec[]): Command
 }
 
 function optionConfig(options: Record<string, OptionSpec>) {
-  return Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, { type: spec.type }]));
+  return Object.fromEntries(
+    Object.entries(options).map(([name, spec]) => [
+      name,
+      { type: spec.type, ...(spec.multiple ? { multiple: true } : {}) },
+    ]),
+  );
 }
 
 /** parseArgs says `Unknown option '--dob'. To specify a positional argument starting with a '-', …`. */

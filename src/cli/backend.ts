@@ -3,6 +3,7 @@
  * admin endpoint when a server holds the data directory, otherwise directly on the directory.
  */
 import type { Config } from '../config.ts';
+import { isFeeOp, runFeeOp } from '../fees/admin.ts';
 import { readLock } from '../store/datadir-lock.ts';
 import { openStore } from '../store/open.ts';
 import { runAdminOp } from '../tenancy/admin-ops.ts';
@@ -33,6 +34,7 @@ export async function adminCall(config: Config, op: string, args: Record<string,
   try {
     const keys = deriveServiceKeys(config.secretKey ?? loadOrCreateMasterSecret(config.dataDir));
     const box = createSecretBox(keys.secretBoxKey);
+    if (isFeeOp(op)) return await runFeeOp(store.db, op, args);
     return await runAdminOp(
       { db: store.db, keys, box, allowPrivateWebhooks: config.allowPrivateWebhooks },
       op,

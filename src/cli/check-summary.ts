@@ -40,6 +40,15 @@ export function renderCheckSummary(s: CheckSummaryText, options: { colour: boole
   if (s.plan.length) lines.push('', bold('Plan'), ...pairs(s.plan));
   if (s.otherCoverage) lines.push('', bold('Other coverage'), ...textTable(s.otherCoverage));
   if (s.benefits) lines.push('', bold('Benefits'), ...textTable(s.benefits));
+  if (s.collect) {
+    lines.push('', bold('Collect at desk'));
+    for (const l of s.collect.lines) {
+      lines.push(`  ${l.charge}`, `    ${l.outcome}${l.confidence ? ` (${l.confidence})` : ''}`);
+      for (const step of l.steps) lines.push(`      ${step}`);
+      for (const a of l.assumptions) lines.push(`      assumed: ${a}`);
+    }
+    lines.push(`  ${bold(s.collect.total)}`);
+  }
   if (s.errors.length) {
     lines.push('', bold('Errors'));
     for (const e of s.errors) {

@@ -4,6 +4,7 @@
  * digit, real dates, known service type codes) are checked in checks/request.ts.
  */
 import Type, { type Static } from 'typebox';
+import { chargeList } from './estimate.ts';
 
 /** The longest reuse window a submit may ask for: a week (docs/history.md says why). */
 export const MAX_REUSE_WITHIN_HOURS = 168;
@@ -61,6 +62,11 @@ export const EligibilityCheckRequest = Type.Object(
             }),
           ),
           dateOfService: Type.Optional(Date8('YYYYMMDD, a real date from 19000101 to 20991231.')),
+          charges: Type.Optional(
+            chargeList(
+              "An addition to the spec: services to estimate what the patient pays for, answered in the finished check's `estimates` and `estimateTotal` (docs/estimates.md). Applied in their order: what one pays toward the deductible and the out-of-pocket maximum is no longer remaining for the next.",
+            ),
+          ),
         },
         { $id: 'Encounter', additionalProperties: false },
       ),

@@ -4,6 +4,8 @@
  * that one of these defines.
  */
 import Type, { type Static } from 'typebox';
+import { Estimate, EstimateTotal } from './estimate.ts';
+import { PRODUCT_SERVICE_TYPES } from './service-types.ts';
 
 const Str = (description?: string) => Type.String(description ? { description } : {});
 const OptStr = (description?: string) => Type.Optional(Str(description));
@@ -118,16 +120,7 @@ export const ProviderNetwork = Type.Object(
   { $id: 'ProviderNetwork' },
 );
 
-export const PRODUCT_SERVICE_TYPES = [
-  'Preventive Nutrition',
-  'Medical Nutrition',
-  'Outpatient Physical Therapy',
-  'Mental Health',
-  'Occupational Therapy',
-  'Speech Therapy',
-  'Chiropractic',
-] as const;
-export type ProductServiceType = (typeof PRODUCT_SERVICE_TYPES)[number];
+export { PRODUCT_SERVICE_TYPES, type ProductServiceType } from './service-types.ts';
 
 const NullableNumber = (description?: string) =>
   Type.Optional(Type.Union([Type.Number(), Type.Null()], description ? { description } : {}));
@@ -427,6 +420,13 @@ export const EligibilityCheckResponse = Type.Object(
           'An addition to the spec: the repairs made to the request at submission (what the payer was sent differs from what the client wrote). Present only when there were any.',
       }),
     ),
+    estimates: Type.Optional(
+      Type.Array(Estimate, {
+        description:
+          'An addition to the spec, present on a COMPLETED check submitted with `encounter.charges`: what the patient pays for each charge, with its steps and assumptions (docs/estimates.md).',
+      }),
+    ),
+    estimateTotal: Type.Optional(EstimateTotal),
   },
   { $id: 'EligibilityCheckResponse' },
 );

@@ -90,6 +90,13 @@ export function validateMonitorRequest(
         'is set by the schedule: leave it out (an `every` monitor checks the day it runs, a `dates` monitor each appointment date)',
     });
   }
+  if (isRecord(encounter) && 'charges' in encounter) {
+    problems.push({
+      field: 'encounter.charges',
+      problem:
+        'is not taken by a monitor: ask for an estimate on a finished run (POST /api/eligibility/{id}/estimate)',
+    });
+  }
   // A monitor's runs always ask the payer: a reuse window has no meaning here.
   const taken = takeIn(check, { payers: options.payers, now: options.now, allowReuse: false });
   if (!taken.ok) problems.push(...taken.problems);

@@ -37,8 +37,9 @@ import { batchRoutes } from './routes/batches.ts';
 import { checkRoutes } from './routes/checks.ts';
 import { newCheckRoutes } from './routes/checks-new.ts';
 import { resubmitCheckRoutes } from './routes/checks-resubmit.ts';
-import { invitationRoutes } from './routes/invitations.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
+import { feeRoutes } from './routes/fees.ts';
+import { invitationRoutes } from './routes/invitations.ts';
 import { monitorRoutes } from './routes/monitors.ts';
 import { operatorRoutes } from './routes/operator.ts';
 import { organizationRoutes } from './routes/organization.ts';
@@ -221,6 +222,7 @@ export const portalPlugin = fp<
       webhookRoutes,
       teamRoutes,
       organizationRoutes,
+      feeRoutes,
       operatorRoutes,
     ]) {
       await portal.register(routes, deps);

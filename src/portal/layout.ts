@@ -17,6 +17,7 @@ export type NavItem =
   | 'webhooks'
   | 'team'
   | 'organization'
+  | 'fees'
   | 'scorecard';
 
 const NAV: { id: NavItem; label: string; href: string; ownerOnly: boolean; operatorOnly?: true }[] = [
@@ -29,6 +30,7 @@ const NAV: { id: NavItem; label: string; href: string; ownerOnly: boolean; opera
   { id: 'webhooks', label: 'Webhooks', href: '/portal/settings/webhooks', ownerOnly: true },
   { id: 'team', label: 'Team', href: '/portal/settings/team', ownerOnly: true },
   { id: 'organization', label: 'Organization', href: '/portal/settings/organization', ownerOnly: true },
+  { id: 'fees', label: 'Fee schedule', href: '/portal/settings/fees', ownerOnly: true },
   {
     id: 'scorecard',
     label: 'Scorecard',

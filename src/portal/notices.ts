@@ -29,6 +29,7 @@ const NOTICES: Record<string, string> = {
     'This monitor is completed: every visit has been checked. Start a new one for new dates.',
   'monitor-deleted': 'Monitor deleted. The checks it ran are still listed under Checks.',
   'time-zone-saved': 'Time zone saved: the portal shows times in it for everyone in your organization.',
+  'fees-saved': 'Fee schedule saved: it replaces the previous one and prices charges from now on.',
   'reuse-saved': 'Reuse window saved: it applies to checks submitted from now on.',
   'discovery-payers-saved': 'Discovery payers saved: Find coverage asks them from now on.',
   'provider-added': 'Provider added: "Run a check" offers it from now on.',

@@ -40,19 +40,21 @@ export const BATCH_COLUMNS = columns(batches, [
 const CHUNK = 5000;
 
 export type NewBatchCheck = Pick<CheckRow, 'id' | 'tradingPartnerServiceId' | 'request'> &
-  Partial<Pick<CheckRow, 'requestCorrections' | 'reuseWithinHours' | 'connection'>> & { batchIndex: number };
+  Partial<Pick<CheckRow, 'requestCorrections' | 'reuseWithinHours' | 'connection' | 'charges'>> & {
+    batchIndex: number;
+  };
 
 const INSERT_BATCH = sqlOf`INSERT INTO ${batches} (${batches.id}, ${batches.organizationId}, ${batches.name}, ${batches.total}, ${batches.rejected}, ${batches.pending}, ${batches.idempotencyKey}, ${batches.requestHash})
        VALUES ($1, $2, $3, $4, $5, $4, $6, $7)
        ON CONFLICT (${batches.organizationId}, ${batches.idempotencyKey}) DO NOTHING RETURNING ${batches.id}`;
 
 const INSERT_CHECKS = sqlOf`INSERT INTO ${checks} (${checks.id}, ${checks.organizationId}, ${checks.status}, ${checks.tradingPartnerServiceId}, ${checks.request}, ${checks.batchId}, ${checks.batchIndex}, ${checks.priority},
-                             ${checks.requestCorrections}, ${checks.reuseWithinHours}, ${checks.connection})
+                             ${checks.requestCorrections}, ${checks.reuseWithinHours}, ${checks.connection}, ${checks.charges})
          SELECT x.id, $2, 'IN_PROGRESS', x.payer, x.request, $3, x.idx, 1, x.corrections,
                 COALESCE(x.reuse, (SELECT o.${organizations.reuseWithinHours} FROM ${organizations} o WHERE o.${organizations.id} = $2)),
-                x.connection
+                x.connection, x.charges
            FROM jsonb_to_recordset($1::jsonb)
-             AS x(id text, payer text, idx integer, request jsonb, corrections jsonb, reuse integer, connection text)`;
+             AS x(id text, payer text, idx integer, request jsonb, corrections jsonb, reuse integer, connection text, charges jsonb)`;
 
 /**
  * Inserts the batch and its checks (background priority, due now) in one transaction; false (nothing
@@ -84,6 +86,7 @@ export async function insertBatchWithChecks(
         corrections: c.requestCorrections ?? null,
         reuse: c.reuseWithinHours ?? null,
         connection: c.connection ?? '',
+        charges: c.charges ?? null,
       }));
       await tx.query(INSERT_CHECKS, [JSON.stringify(chunk), batch.organizationId, batch.id]);
     }

@@ -10,7 +10,7 @@ import { columns, type RowOf, sqlOf, type TypedSql } from './typed.ts';
 export type CheckRow = typeof checks.$inferSelect;
 
 type NewCheck = Pick<CheckRow, 'id' | 'organizationId' | 'tradingPartnerServiceId' | 'request'> &
-  Partial<Pick<CheckRow, 'requestCorrections' | 'reuseWithinHours' | 'connection'>>;
+  Partial<Pick<CheckRow, 'requestCorrections' | 'reuseWithinHours' | 'connection' | 'charges'>>;
 
 /**
  * The reuse window stored on a new check: the submit's own (0: never), else the organization's default
@@ -20,18 +20,19 @@ const REUSE_WINDOW = (param: TypedSql) =>
   sqlOf`COALESCE(${param}::int, (SELECT o.${organizations.reuseWithinHours} FROM ${organizations} o WHERE o.${organizations.id} = $2))`;
 
 const INSERT = sqlOf`INSERT INTO ${checks} (${checks.id}, ${checks.organizationId}, ${checks.status}, ${checks.tradingPartnerServiceId}, ${checks.request}, ${checks.requestCorrections},
-                         ${checks.reuseWithinHours}, ${checks.connection})
-     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5::jsonb, ${REUSE_WINDOW(sqlOf`$6`)}, $7)`;
+                         ${checks.reuseWithinHours}, ${checks.connection}, ${checks.charges})
+     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5::jsonb, ${REUSE_WINDOW(sqlOf`$6`)}, $7, $8::jsonb)`;
 
 const INSERT_UNLESS_KEY_TAKEN = sqlOf`INSERT INTO ${checks} (${checks.id}, ${checks.organizationId}, ${checks.status}, ${checks.tradingPartnerServiceId}, ${checks.request}, ${checks.idempotencyKey}, ${checks.requestHash},
-                         ${checks.requestCorrections}, ${checks.reuseWithinHours}, ${checks.connection})
-     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5, $6, $7::jsonb, ${REUSE_WINDOW(sqlOf`$8`)}, $9)
+                         ${checks.requestCorrections}, ${checks.reuseWithinHours}, ${checks.connection}, ${checks.charges})
+     VALUES ($1, $2, 'IN_PROGRESS', $3, $4, $5, $6, $7::jsonb, ${REUSE_WINDOW(sqlOf`$8`)}, $9, $10::jsonb)
      ON CONFLICT (${checks.organizationId}, ${checks.idempotencyKey}) DO NOTHING
      RETURNING ${checks.id}`;
 
 /** A JSON array as a jsonb parameter: the drivers would send a JS array as a PostgreSQL array. */
 const corrections = (check: NewCheck) =>
   check.requestCorrections == null ? null : JSON.stringify(check.requestCorrections);
+const charges = (check: NewCheck) => (check.charges == null ? null : JSON.stringify(check.charges));
 
 /** A new check, IN_PROGRESS and due now. */
 export async function insertCheck(db: Queryable, check: NewCheck): Promise<void> {
@@ -43,6 +44,7 @@ export async function insertCheck(db: Queryable, check: NewCheck): Promise<void>
     corrections(check),
     check.reuseWithinHours ?? null,
     check.connection ?? '',
+    charges(check),
   ]);
 }
 
@@ -64,6 +66,7 @@ export async function insertCheckUnlessKeyTaken(
     corrections(check),
     check.reuseWithinHours ?? null,
     check.connection ?? '',
+    charges(check),
   ]);
   return rows.length > 0;
 }

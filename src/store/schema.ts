@@ -18,6 +18,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { EligibilityCheckRequest, StoredCheckRequest } from '../contract/check-request.ts';
 import type { RequestCorrection } from '../contract/check-response.ts';
+import type { PricedCharge } from '../contract/estimate.ts';
 import type { CoverageChange } from '../contract/webhook-events.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -203,6 +204,11 @@ export const checks = pgTable(
     request: jsonb('request').$type<StoredCheckRequest>().notNull(),
     /** The repairs made to the request (fields and kinds, no values); null: none. */
     requestCorrections: jsonb('request_corrections').$type<RequestCorrection[]>(),
+    /**
+     * The charges to estimate (`encounter.charges`), priced at submission (fee schedule amounts filled in);
+     * the estimate is computed from them when the check completes (docs/estimates.md). Null: none.
+     */
+    charges: jsonb('charges').$type<PricedCharge[]>(),
     /** The full response body once COMPLETED/FAILED (PHI), exactly as served and sent. */
     result: text('result'),
     /** Codes only (no PHI): outcome summary for lists and metrics. */
@@ -525,4 +531,24 @@ export const payerCallStats = pgTable(
     // The scorecard reads a window of hours; retention deletes old hours.
     index('payer_call_stats_hour_idx').on(t.hour),
   ],
+);
+
+/**
+ * An organization's fee schedule: the allowed amount of a procedure code, for one payer or (payer id '')
+ * for every payer without a row of its own. Estimates price a charge sent without an amount from it.
+ */
+export const feeSchedule = pgTable(
+  'fee_schedule',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    procedureCode: text('procedure_code').notNull(),
+    /** The payer's canonical id; '' for the organization's default amount. */
+    payerId: text('payer_id').notNull().default(''),
+    // At most 100,000,000 cents (MAX_CHARGE_AMOUNT): an integer, which both drivers read as a number.
+    amountCents: integer('amount_cents').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.procedureCode, t.payerId] })],
 );

@@ -41,6 +41,7 @@ export const CLAIMED_CHECK = [
   'tradingPartnerServiceId',
   'request',
   'requestCorrections',
+  'charges',
   'attempts',
   'createdAt',
   'batchId',
@@ -218,7 +219,7 @@ export class CheckWorker {
     if (!earlier?.result || !earlier.completedAt) return undefined;
     const from = { id: earlier.id, finishedAt: new Date(earlier.completedAt) };
     const corrections = row.requestCorrections;
-    const body = reusedBody(earlier.result, row.id, from, corrections);
+    const body = reusedBody(earlier.result, row.id, from, corrections, row.charges);
     const decision = { kind: 'finish', status: 'COMPLETED', body, outcomeCode: 'COMPLETED' } as const;
     return { decision, from: earlier.id };
   }
@@ -251,6 +252,7 @@ export class CheckWorker {
         timeoutMs,
         signal,
         requestCorrections: row.requestCorrections,
+        charges: row.charges,
         onPayerCall: route ? (call) => this.payerCalled(row, route, call) : undefined,
         suggestPayers: this.opts.suggestPayers,
       });

@@ -20,6 +20,7 @@ import type {
   RequestCorrection,
   Warning,
 } from '../contract/check-response.ts';
+import type { PricedCharge } from '../contract/estimate.ts';
 import {
   ConnectionThrottledError,
   PayerAuthenticationError,
@@ -95,6 +96,8 @@ export interface ProcessOptions {
   signal: AbortSignal;
   /** The repairs made to the request at submission, repeated on the result. */
   requestCorrections?: readonly RequestCorrection[] | null;
+  /** The charges to estimate (priced at submission): the completed result carries their estimates. */
+  charges?: readonly PricedCharge[] | null;
   onPayerCall?: (call: PayerCall) => void;
   /** Payers near an id the directory does not list (`PayerDirectory.closestPayers`): SH01 names them. */
   suggestPayers?: (unknownId: string) => readonly { id: string; name: string }[];
@@ -139,6 +142,7 @@ export async function processCheck(
     meta,
     requestCorrections: opts.requestCorrections,
     ...(payer?.memberIdFormat ? { memberIdFormat: payer.memberIdFormat } : {}),
+    charges: opts.charges,
   };
   if (!payer) {
     const body = serviceFailure(

@@ -114,8 +114,10 @@ test('every response says why it is answered; errors are the envelope; 202s (201
         assert.ok(response.headers['Retry-After'], `${path} ${status}`);
     }
     if (method === 'post') {
-      // A submit is accepted (202); a monitor (and a FHIR request) is created there and then (201).
-      assert.ok(op.responses['202'] || op.responses['201'], `${path} answers 202 or 201`);
+      // A submit is accepted (202); a monitor (and a FHIR request) is created there and then (201); an
+      // estimate is computed there and then from a stored result (200), with nothing created.
+      const computed = path === '/api/eligibility/{id}/estimate' && op.responses['200'];
+      assert.ok(op.responses['202'] || op.responses['201'] || computed, `${path} answers 202 or 201`);
       for (const s of ['500', '503', '415']) assert.ok(op.responses[s], `${path} documents ${s}`);
     }
   }
@@ -234,6 +236,13 @@ test('each documented operation answers sample requests only with status codes i
   // No worker runs here: the check stays in progress, so its response is a 404 (the 200s of the FHIR reads
   // are in test/e2e/fhir.test.ts and the generated security cases).
   const fhirId = (await api.post('/fhir/R4/CoverageEligibilityRequest', fhirRequest)).body.id;
+  // No worker runs here: one check is finished by hand, for the estimate's 200.
+  const completed = (await api.post('/api/eligibility', EXAMPLE_SCENARIOS.ppoActive.request)).body.id;
+  await svc.service.store.db.query(
+    "UPDATE checks SET status = 'COMPLETED', result = $2, completed_at = now() WHERE id = $1",
+    [completed, JSON.stringify({ id: completed, status: 'COMPLETED', benefits: [] })],
+  );
+  const charges = { charges: [{ serviceType: 'Mental Health', amount: 120 }] };
   type Sample = {
     path: string;
     body?: unknown;
@@ -262,6 +271,16 @@ test('each documented operation answers sample requests only with status codes i
       { path: `/api/eligibility/${check.body.id}/status`, key: null, expect: 401 },
       { path: `/api/eligibility/${check.body.id}/status`, key: write, expect: 403 },
       { path: `/api/eligibility/${unknown}/status`, expect: 404 },
+    ],
+    'post /api/eligibility/{id}/estimate': [
+      { path: `/api/eligibility/${completed}/estimate`, body: charges, key: read, expect: 200 },
+      { path: `/api/eligibility/${completed}/estimate`, body: { charges: [] }, expect: 400 },
+      { path: `/api/eligibility/${completed}/estimate`, body: charges, key: null, expect: 401 },
+      { path: `/api/eligibility/${completed}/estimate`, body: charges, key: write, expect: 403 },
+      { path: `/api/eligibility/${unknown}/estimate`, body: charges, expect: 404 },
+      { path: `/api/eligibility/${check.body.id}/estimate`, body: charges, expect: 409 },
+      { path: `/api/eligibility/${completed}/estimate`, body: 'x'.repeat(70_000), expect: 413 },
+      { path: `/api/eligibility/${completed}/estimate`, body: '<x/>', type: 'application/xml', expect: 415 },
     ],
     'post /api/eligibility/batch': [
       {

@@ -40,8 +40,19 @@ const SAMPLES: SecuritySamples = {
     createMonitor: () => monitorBody({ every: 30 }, JANE.memberId),
     updateMonitor: () => ({ status: 'paused' }),
     fhirCreateCoverageEligibilityRequest: () => eligibilityRequestFor(JANE),
+    estimateEligibilityCheck: () => ({ charges: [{ serviceType: 'Mental Health', amount: 120 }] }),
   },
   phi: [JANE.memberId, JANE.firstName, JANE.lastName, JANE.dateOfBirth],
+  ready: {
+    // No worker runs here: the check is finished by hand (an estimate is served on COMPLETED checks only).
+    estimateEligibilityCheck: async (id) => {
+      const body = JSON.stringify({ id, status: 'COMPLETED', benefits: [] });
+      await svc.service.store.db.query(
+        "UPDATE checks SET status = 'COMPLETED', result = $2, completed_at = now() WHERE id = $1",
+        [id, body],
+      );
+    },
+  },
 };
 
 const get = (path: string, authorization?: string) =>

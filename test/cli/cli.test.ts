@@ -275,3 +275,23 @@ test('user create without PUBLIC_URL or a running server says the link address i
     await dropTestSchema(config);
   }
 });
+
+test('check --wait --charge: the summary says what to collect, each step readable, in the order given', async () => {
+  const env = { ...envOf(svc.config), ELIG_API_KEY: svc.apiKey };
+  const r = await elig(
+    checkArgs('SBX1000001', '--charge', 'MH=120', '--charge', 'AD=800', '--charge', 'Chiropractic=60'),
+    env,
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Collect at desk/);
+  assert.match(
+    r.stdout,
+    /Mental Health \(MH\): \$120\.00 allowed\n {4}Patient pays \$25\.00, plan pays \$95\.00/,
+  );
+  assert.match(r.stdout, /\+ \$500\.00 {2}toward the deductible/);
+  assert.match(r.stdout, /\+ \$60\.00 {2}coinsurance 20% of \$300\.00 = \$60\.00/);
+  assert.match(r.stdout, /Collect \$600\.00 \(plan pays \$380\.00\)/);
+  const bad = await elig(checkArgs('SBX1000001', '--charge', 'MH'), env);
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.stderr, /--charge MH: write it STC=AMOUNT/);
+});

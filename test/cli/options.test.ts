@@ -66,6 +66,7 @@ test("each command's --help lists only its own options", async () => {
     '--dob',
     '--stc',
     '--dos',
+    '--charge',
     '--npi',
     '--provider',
     '--wait',

@@ -72,6 +72,28 @@ test('submitCheck answers the 202 body and waitForCheck returns the finished che
   assert.deepEqual(await elig.getCheck(accepted.id), result);
 });
 
+test('estimate: charges on the submit come back estimated; estimate() answers the same, a 409 is typed', async () => {
+  const charges = [
+    { serviceType: 'Mental Health' as const, amount: 120 },
+    { serviceTypeCode: 'AD', amount: 800 },
+  ];
+  const accepted = await elig.submitCheck({ ...request(), encounter: { charges } });
+  const result = await elig.waitForCheck(accepted.id, { timeoutMs: 20_000 });
+  assert.deepEqual(
+    result.estimates?.map((e) => e.patientPays),
+    [25, 560],
+  );
+  const asked = await elig.estimate(accepted.id, charges);
+  assert.deepEqual(asked.estimates, result.estimates);
+  assert.deepEqual(asked.estimateTotal, { patientPays: 585, planPays: 335, notComputed: 0 });
+  const pending = await elig.submitCheck(sandboxRequest(member('SBX1000009')) as EligibilityCheckRequest);
+  await assert.rejects(elig.estimate(pending.id, charges), (err: unknown) => {
+    assert.ok(err instanceof ValidationException);
+    assert.equal(err.status, 409);
+    return true;
+  });
+});
+
 test('a FAILED check is a result, not an error: waitForCheck returns it with its errors', async () => {
   const { id } = await elig.submitCheck(request(JANE, { tradingPartnerServiceId: 'NO_SUCH_PAYER' }));
   const result = await elig.waitForCheck(id, { timeoutMs: 20_000 });

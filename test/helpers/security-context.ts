@@ -20,6 +20,11 @@ export interface SecuritySamples {
   bodies: Record<string, () => unknown>;
   /** The PHI those bodies carry (member ids, names, dates of birth): no refusal may repeat it. */
   phi: string[];
+  /**
+   * For an operation served only on a resource in a given state (an estimate needs a COMPLETED check), by
+   * operationId: brings the fresh resource of the "served" control to that state.
+   */
+  ready?: Record<string, (id: string) => Promise<void>>;
 }
 
 export interface Keys {
@@ -51,7 +56,7 @@ export interface SecurityContext {
   bodyOf(route: CoveredRoute): unknown;
   /** The owner's resource named by the route's path parameter (one per collection, made once). */
   resourceOf(route: CoveredRoute): Promise<string>;
-  /** A new one, for a case that changes or deletes it. */
+  /** A new one, for a case that changes or deletes it (in the state the operation serves: `ready`). */
   freshResource(route: CoveredRoute): Promise<string>;
 }
 
@@ -137,7 +142,11 @@ export async function prepareSecurityContext(
       }
       return ready(route, await id);
     },
-    freshResource: async (route) => ready(route, await create(route)),
+    async freshResource(route) {
+      const id = await ready(route, await create(route));
+      await samples.ready?.[route.operationId]?.(id);
+      return id;
+    },
   };
   /** For a resource another operation makes (MADE_BY): waits until the owner can read it. */
   const ready = async (route: CoveredRoute, id: string) => {

@@ -19,6 +19,8 @@ import type {
   EligibilityCheckAccepted,
   EligibilityCheckRequest,
   EligibilityCheckResponse,
+  EstimateRequest,
+  EstimateResult,
   Monitor,
   MonitorDetail,
   MonitorPage,
@@ -181,6 +183,21 @@ export class EligibilityClient {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * POST /api/eligibility/{id}/estimate: what the patient pays for `charges` (in order), from a COMPLETED
+   * check's stored result, with no payer call: each estimate's steps and assumptions, and the totals. A
+   * check still IN_PROGRESS, or FAILED, is refused with a ValidationException (409). docs/estimates.md.
+   */
+  async estimate(
+    id: string,
+    charges: EstimateRequest['charges'],
+    options: CallOptions = {},
+  ): Promise<EstimateResult> {
+    const path = `/api/eligibility/${encodeURIComponent(id)}/estimate`;
+    return (await this.call<EstimateResult>('POST', path, { body: { charges }, signal: options.signal }))
+      .body;
   }
 
   /**

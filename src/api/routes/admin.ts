@@ -9,6 +9,7 @@ import fp from 'fastify-plugin';
 import Type from 'typebox';
 import { ConfigError } from '../../config.ts';
 import type { DirectoryService } from '../../directory/service.ts';
+import { isFeeOp, runFeeOp } from '../../fees/admin.ts';
 import type { PayerDirectoryEntry } from '../../payers/directory-schema.ts';
 import { AdminInputError, runAdminOp } from '../../tenancy/admin-ops.ts';
 import type { ServiceKeys } from '../../tenancy/master-secret.ts';
@@ -57,6 +58,7 @@ export const adminRoutes = fp<
             if (!opts.directory) throw new AdminInputError('this server has no shared payer directory');
             return { result: await directoryOp(opts.directory, op, args) };
           }
+          if (isFeeOp(op)) return { result: await runFeeOp(app.db, op, args) };
           const result = await runAdminOp(
             {
               db: app.db,

@@ -2,6 +2,7 @@
  * `elig org | key | webhook | user ...`: the admin operations (tenancy/admin-ops.ts), run directly on the
  * store or through the running server (see backend.ts). Ids and keys alone on stdout, messages on stderr.
  */
+import { readFileSync } from 'node:fs';
 import type { Config } from '../../config.ts';
 import { readLock } from '../../store/datadir-lock.ts';
 import { type CommandSpec, type Io, type OptionSpec, UsageError } from '../args.ts';
@@ -105,6 +106,34 @@ export const ADMIN_COMMANDS: CommandSpec[] = [
   webhookRead('show', 'URL and signing secret (JSON)'),
   webhookRead('roll-secret', 'new secret; the old one keeps signing for 24 h'),
   webhookRead('deliveries', 'recent events and their delivery state (JSON)'),
+  {
+    name: 'fees import',
+    summary: "replace an organization's fee schedule with a CSV (procedure_code, payer_id, allowed_amount)",
+    options: {
+      org: ORG,
+      file: {
+        type: 'string',
+        value: 'PATH',
+        required: true,
+        description: 'the CSV file (docs/estimates.md)',
+      },
+    },
+    async run({ config, values, io }) {
+      const csv = readFileSync(String(values.file), 'utf8');
+      const done = (await adminCall(config(), 'fees.import', { org: values.org, csv })) as { rows: number };
+      io.stderr.write(`The fee schedule now holds ${done.rows} row${done.rows === 1 ? '' : 's'}.\n`);
+      return 0;
+    },
+  },
+  {
+    name: 'fees show',
+    summary: "an organization's fee schedule: its size and first rows (JSON)",
+    options: { org: ORG },
+    async run({ config, values, io }) {
+      printJson(io, await adminCall(config(), 'fees.show', { org: values.org }));
+      return 0;
+    },
+  },
   {
     name: 'user create',
     summary: 'create a portal user; prints a one-time link to set the password',

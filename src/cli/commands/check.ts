@@ -9,7 +9,7 @@ import { summarizeCheck } from '../../checks/summary.ts';
 import type { Config } from '../../config.ts';
 import type { EligibilityCheckResponse } from '../../contract/check-response.ts';
 import { apiTarget } from '../api-target.ts';
-import { CliError, type CommandSpec, type Io } from '../args.ts';
+import { CliError, type CommandSpec, type Io, UsageError } from '../args.ts';
 import { renderCheckSummary } from '../check-summary.ts';
 
 interface CheckArgs {
@@ -22,6 +22,7 @@ interface CheckArgs {
   provider?: string;
   stc?: string;
   dos?: string;
+  charge?: string[];
   wait?: boolean;
   json?: boolean;
   url?: string;
@@ -45,6 +46,13 @@ export const CHECK_COMMAND: CommandSpec = {
     dob: { type: 'string', value: 'YYYYMMDD', required: true, description: "the subscriber's date of birth" },
     stc: { type: 'string', value: 'CODES', description: 'service type codes, comma-separated (e.g. 30,PT)' },
     dos: { type: 'string', value: 'YYYYMMDD', description: 'date of service' },
+    charge: {
+      type: 'string',
+      value: 'STC=AMOUNT',
+      multiple: true,
+      description:
+        'a charge to estimate, e.g. MH=120 or AD=800 (repeatable, applied in order); the summary shows what to collect',
+    },
     npi: { type: 'string', value: 'NPI', description: "the provider's NPI; default 1234567893" },
     provider: {
       type: 'string',
@@ -81,11 +89,12 @@ async function checkCommand(config: Config, args: CheckArgs, io: Io, env = proce
     tradingPartnerServiceId: args.payer,
     provider: { organizationName: args.provider ?? 'Demo Clinic', npi: args.npi ?? '1234567893' },
     subscriber: { memberId: args.member, firstName: args.first, lastName: args.last, dateOfBirth: args.dob },
-    ...(args.stc || args.dos
+    ...(args.stc || args.dos || args.charge?.length
       ? {
           encounter: {
             ...(args.stc ? { serviceTypeCodes: args.stc.split(',') } : {}),
             ...(args.dos ? { dateOfService: args.dos } : {}),
+            ...(args.charge?.length ? { charges: args.charge.map(chargeOf) } : {}),
           },
         }
       : {}),
@@ -141,4 +150,15 @@ export async function call(url: string, init: RequestInit): Promise<unknown> {
   if (!res.ok)
     throw new CliError(`API answered ${res.status} ${body.code ?? ''}: ${body.message ?? ''}`.trim());
   return body;
+}
+
+/** `MH=120` → `{ serviceTypeCode: 'MH', amount: 120 }`; `Mental Health=120` names the product type. */
+export function chargeOf(text: string): { serviceTypeCode?: string; serviceType?: string; amount: number } {
+  const m = /^([^=]+)=\$?([0-9]+(?:\.[0-9]{1,2})?)$/.exec(text.trim());
+  if (!m) throw new UsageError(`--charge ${text}: write it STC=AMOUNT, e.g. MH=120 or AD=800.50`);
+  const what = m[1]!.trim();
+  const amount = Number(m[2]);
+  return /^[A-Za-z0-9]{1,2}$/.test(what)
+    ? { serviceTypeCode: what.toUpperCase(), amount }
+    : { serviceType: what, amount };
 }

@@ -10,12 +10,17 @@
  */
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { priceCharges, readEstimateRequest } from '../../checks/charges.ts';
 import { coverageHistory } from '../../checks/check-history.ts';
+import { collectAtDesk } from '../../checks/collect-summary.ts';
 import { type CheckFilter, getCheck, listChecks, VERDICT_STATUSES } from '../../checks/list.ts';
 import { scheduleZone } from '../../checks/zoned-dates.ts';
-import type { CheckStatus, VerdictStatus } from '../../contract/check-response.ts';
-import { IdParams, notFound, noticeOf, type PortalDeps, sendPage, session } from '../context.ts';
-import { queryValue } from '../forms.ts';
+import type { CheckStatus, EligibilityCheckResponse, VerdictStatus } from '../../contract/check-response.ts';
+import { estimateCharges } from '../../estimates/estimate.ts';
+import type { Db } from '../../store/db.ts';
+import { IdParams, notFound, noticeOf, type PortalDeps, seeOther, sendPage, session } from '../context.ts';
+import { formBody, formValues, queryValue } from '../forms.ts';
+import { COLLECT_FORM_ROWS, type CollectForm } from '../views/check-collect.ts';
 import { checkDetailPage } from '../views/check-detail.ts';
 import { checkPdf, checkPrintPage } from '../views/check-print.ts';
 import { checksPage, type Filters, STATUSES } from '../views/checks.ts';
@@ -70,6 +75,23 @@ export const checkRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal,
     return sendPage(reply, checkDetailPage(s, check, noticeOf(request), history));
   });
 
+  // "Collect at desk": other charges estimated against the stored result; nothing is stored.
+  portal.post('/checks/:id/estimate', { schema: { params: IdParams } }, async (request, reply) => {
+    const s = session(request);
+    const check = await getCheck(deps.db, s.user.organizationId, request.params.id);
+    if (!check) return notFound(request, reply);
+    const result = check.result;
+    if (result?.status !== 'COMPLETED') return seeOther(reply, `/portal/checks/${check.id}`);
+    const form = collectFormOf(formBody(request));
+    const history = await coverageHistory(deps.db, s.user.organizationId, check.id);
+    const answer = await estimateForm(deps.db, s.user.organizationId, result, form);
+    if (answer.problems) {
+      const failed = { form: { ...form, problems: answer.problems } };
+      return sendPage(reply, checkDetailPage(s, check, undefined, history, failed), 400);
+    }
+    return sendPage(reply, checkDetailPage(s, check, undefined, history, { asked: answer.asked, form }));
+  });
+
   // The check for the chart: a printable page and a PDF of the same content (views/check-print.ts).
   portal.get('/checks/:id/print', { schema: { params: IdParams } }, async (request, reply) => {
     const s = session(request);
@@ -90,3 +112,44 @@ export const checkRoutes: FastifyPluginAsyncTypebox<PortalDeps> = async (portal,
       .send(checkPdf(check, ctx));
   });
 };
+
+/** The panel's rows as sent (cut to the form's size), problems empty. */
+function collectFormOf(form: ReturnType<typeof formBody>): CollectForm {
+  const types = formValues(form, 'serviceType');
+  const amounts = formValues(form, 'amount');
+  const codes = formValues(form, 'procedureCode');
+  const rows = types.slice(0, COLLECT_FORM_ROWS).map((serviceType, i) => ({
+    serviceType: serviceType.slice(0, 40),
+    amount: (amounts[i] ?? '').trim().slice(0, 20),
+    procedureCode: (codes[i] ?? '').trim().slice(0, 20),
+  }));
+  return { rows, problems: [] };
+}
+
+/** The rows with a service type, as charges: validated, priced and estimated as the API does. */
+async function estimateForm(
+  db: Db,
+  organizationId: string,
+  result: EligibilityCheckResponse,
+  form: CollectForm,
+) {
+  const charges = form.rows
+    .map((r, i) => ({ ...r, line: i + 1 }))
+    .filter((r) => r.serviceType)
+    .map((r) => ({
+      serviceType: r.serviceType,
+      ...(r.amount ? { amount: Number(r.amount.replace(/^\$/, '')) } : {}),
+      ...(r.procedureCode ? { procedureCode: r.procedureCode } : {}),
+    }));
+  if (charges.length === 0)
+    return { problems: ['Choose a service type and enter an amount (or a procedure code).'] };
+  const read = readEstimateRequest({ charges });
+  const say = (list: { field: string; problem: string }[]) =>
+    list.map((p) => `${p.field.replace(/^charges\[(\d+)\]/, (_, n) => `Row ${Number(n) + 1}`)} ${p.problem}`);
+  if (!read.ok) return { problems: say(read.problems) };
+  const payerId = result.tradingPartnerServiceId ?? '';
+  const priced = await priceCharges(db, organizationId, payerId, read.charges, 'charges');
+  if (!priced.ok) return { problems: say(priced.problems) };
+  const estimated = estimateCharges(result, priced.charges);
+  return { asked: collectAtDesk(estimated.estimates, estimated.estimateTotal) };
+}

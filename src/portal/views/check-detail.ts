@@ -4,6 +4,7 @@
  * types is covered and what the patient pays; who and which plan; the raw JSON and X12 folded away.
  */
 import type { CoverageHistory } from '../../checks/check-history.ts';
+import { type CollectSummary, collectAtDesk } from '../../checks/collect-summary.ts';
 import type { CheckDetail } from '../../checks/list.ts';
 import { entryRepeatsPlan, type PlanAmounts, planAmountsOf } from '../../checks/plan-amounts.ts';
 import { otherCoverageTable, payerText, personName, providerText } from '../../checks/summary.ts';
@@ -12,6 +13,7 @@ import type { PortalSession } from '../../tenancy/sessions.ts';
 import { count, money, notStated, percent, statusBadge, timestamp, x12Date, yesNo } from '../format.ts';
 import { type HtmlValue, html, type SafeHtml } from '../html.ts';
 import { page } from '../layout.ts';
+import { type CollectForm, collectPanel, EMPTY_COLLECT_FORM } from './check-collect.ts';
 import { dependentsSection, errorsSection } from './check-errors.ts';
 import { coverageHistorySection, reusedNote } from './check-history.ts';
 import {
@@ -212,6 +214,8 @@ export function checkDetailPage(
   c: CheckDetail,
   notice?: string,
   history?: CoverageHistory,
+  /** Charges estimated on this page (the panel's form), and the form as sent. */
+  estimate?: { asked?: CollectSummary; form: CollectForm },
 ): SafeHtml {
   const inProgress = c.status === 'IN_PROGRESS';
   const r = inProgress ? undefined : c.result;
@@ -236,6 +240,17 @@ ${coverageHistorySection(history)}
 ${r ? correctionsBox(correctionsOf(r)) : ''}
 ${r?.status === 'FAILED' ? errorsSection(r.errors ?? [], resubmit) : ''}
 ${r?.status === 'COMPLETED' ? completed(r, verdict) : ''}
+${
+  r?.status === 'COMPLETED' && !r.warnings?.some((w) => w.code === 'PURGED')
+    ? collectPanel(
+        s,
+        c.id,
+        r.estimates?.length ? collectAtDesk(r.estimates, r.estimateTotal) : undefined,
+        estimate?.asked,
+        estimate?.form ?? EMPTY_COLLECT_FORM,
+      )
+    : ''
+}
 ${r?.status === 'COMPLETED' && r.errors?.length ? errorsSection(r.errors, resubmit) : ''}
 ${whoSection(c)}
 ${c.request ? monitorForm(s, c.id, EMPTY_MONITOR_FORM, []) : ''}

@@ -2,6 +2,7 @@
  * A check for the patient's chart: a clean printable page (no navigation, print CSS, one or two sheets) and
  * the same content as a PDF. Both read the summary of src/checks/summary.ts, as the CLI does.
  */
+import type { CollectSummary } from '../../checks/collect-summary.ts';
 import type { CheckDetail } from '../../checks/list.ts';
 import { type CheckSummaryText, summarizeCheck } from '../../checks/summary.ts';
 import type { VerdictStatus } from '../../contract/check-response.ts';
@@ -37,6 +38,20 @@ const IN_PROGRESS_TEXT = 'In progress: the payer has not answered yet';
 
 function pairsHtml(pairs: [string, string][]): SafeHtml {
   return html`<dl class="facts">${pairs.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
+}
+
+/** The estimates of the check's charges: each with its steps and assumptions, then the total. */
+export function collectHtml(c: CollectSummary): SafeHtml {
+  return html`<section aria-labelledby="p-collect"><h2 id="p-collect">Collect at desk</h2>${c.lines.map(
+    (l) =>
+      html`<div class="estimate"><p><strong>${l.charge}</strong></p><p>${l.outcome}${
+        l.confidence ? html` <span class="muted">(${l.confidence})</span>` : ''
+      }</p>${l.steps.length ? html`<ul class="steps">${l.steps.map((st) => html`<li>${st}</li>`)}</ul>` : ''}${
+        l.assumptions.length
+          ? html`<ul class="assumptions">${l.assumptions.map((a) => html`<li>Assumed: ${a}</li>`)}</ul>`
+          : ''
+      }</div>`,
+  )}<p><strong>${c.total}</strong></p></section>`;
 }
 
 export function checkPrintPage(c: CheckDetail, ctx: PrintContext): SafeHtml {
@@ -79,6 +94,7 @@ ${
       )}</tbody></table></section>`
     : ''
 }
+${s.collect ? collectHtml(s.collect) : ''}
 ${
   s.errors.length
     ? html`<section aria-labelledby="p-errors"><h2 id="p-errors">Errors and what to do</h2>${s.errors.map(
@@ -142,6 +158,17 @@ export function checkPdf(c: CheckDetail, ctx: PrintContext): Buffer {
   if (s.benefits) {
     section('Benefits');
     doc.table(s.benefits.columns, s.benefits.rows);
+  }
+  if (s.collect) {
+    section('Collect at desk');
+    for (const l of s.collect.lines) {
+      doc.text(l.charge, { bold: true });
+      doc.text(`${l.outcome}${l.confidence ? ` (${l.confidence})` : ''}`, { indent: 12 });
+      for (const step of l.steps) doc.text(step, { indent: 24, size: 9 });
+      for (const a of l.assumptions) doc.text(`Assumed: ${a}`, { indent: 24, size: 9 });
+      doc.gap(3);
+    }
+    doc.text(s.collect.total, { bold: true });
   }
   if (s.errors.length) {
     section('Errors and what to do');

@@ -33,7 +33,9 @@ export async function purgeExpiredCheckBatch(
             purged_at = now(),
             -- Its history goes with it: the changes name plan values, and a purged check is neither reused
             -- nor compared with (src/store/check-history.ts).
-            patient_key = NULL, reuse_key = NULL, coverage_changes = NULL
+            patient_key = NULL, reuse_key = NULL, coverage_changes = NULL,
+            -- The charges asked about (services and amounts of a visit) go with the request.
+            charges = NULL
        FROM due WHERE c.id = due.id
      RETURNING c.id`,
     [retentionDays],

@@ -45,6 +45,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/eligibility/{id}/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate what the patient pays
+         * @description An addition to the spec. Answers at once from a COMPLETED check's stored result, with no payer call: for each charge (in order; what one pays toward the deductible and the out-of-pocket maximum is no longer remaining for the next), what the patient and the plan pay, the steps of the arithmetic and every assumption made for a missing input. A charge without `amount` is priced from the organization's fee schedule by `procedureCode`. Nothing is stored: the same charges give the same answer. The rules are in docs/estimates.md.
+         */
+        post: operations["estimateEligibilityCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/eligibility/batch": {
         parameters: {
             query?: never;
@@ -671,6 +691,20 @@ export interface components {
             deliveryPatternTimeCode?: string;
             deliveryPatternTime?: string;
         };
+        /** @description One service to estimate: what it is and its allowed amount (or a procedure code to price it). */
+        Charge: {
+            /**
+             * @description The product service type the charge is for. Needed where two product types share an X12 code (`98`: Preventive and Medical Nutrition).
+             * @enum {unknown}
+             */
+            serviceType?: "Preventive Nutrition" | "Medical Nutrition" | "Outpatient Physical Therapy" | "Mental Health" | "Occupational Therapy" | "Speech Therapy" | "Chiropractic";
+            /** @description The X12 service type code of a product service type: `98`, `PT`, `MH`, `AD`, `AF` or `33`. One of `serviceType` and `serviceTypeCode` is required; with both, they must agree. */
+            serviceTypeCode?: string;
+            /** @description The allowed amount in dollars, at most two decimals. Absent: the organization's fee schedule supplies it from `procedureCode`. */
+            amount?: number;
+            /** @description A CPT/HCPCS code (e.g. `97110`): with no `amount`, looked up in the fee schedule. */
+            procedureCode?: string;
+        };
         CheckConfidence: {
             score: number | null;
             criteria: {
@@ -831,6 +865,9 @@ export interface components {
             x12?: string;
             /** @description An addition to the spec: the repairs made to the request at submission (what the payer was sent differs from what the client wrote). Present only when there were any. */
             requestCorrections?: components["schemas"]["RequestCorrection"][];
+            /** @description An addition to the spec, present on a COMPLETED check submitted with `encounter.charges`: what the patient pays for each charge, with its steps and assumptions (docs/estimates.md). */
+            estimates?: components["schemas"]["Estimate"][];
+            estimateTotal?: components["schemas"]["EstimateTotal"];
         };
         EligibilityMeta: {
             /** @description `sandbox` or `production` */
@@ -849,6 +886,8 @@ export interface components {
             serviceTypeCodes?: string[];
             /** @description YYYYMMDD, a real date from 19000101 to 20991231. */
             dateOfService?: string;
+            /** @description An addition to the spec: services to estimate what the patient pays for, answered in the finished check's `estimates` and `estimateTotal` (docs/estimates.md). Applied in their order: what one pays toward the deductible and the out-of-pocket maximum is no longer remaining for the next. */
+            charges?: components["schemas"]["Charge"][];
         };
         /**
          * Error
@@ -858,6 +897,51 @@ export interface components {
             /** @enum {unknown} */
             code: "ValidationException" | "UnauthorizedException" | "AccessDeniedException" | "ResourceNotFoundException" | "ThrottlingException" | "InternalFailureException";
             message: string;
+        };
+        /** @description What one charge comes to, with its arithmetic and what it assumed. */
+        Estimate: {
+            /** @enum {unknown} */
+            serviceType: "Preventive Nutrition" | "Medical Nutrition" | "Outpatient Physical Therapy" | "Mental Health" | "Occupational Therapy" | "Speech Therapy" | "Chiropractic";
+            serviceTypeCode: string;
+            procedureCode?: string;
+            /** @description The allowed amount, dollars. */
+            amount: number;
+            /** @description `feeSchedule`: the amount came from the organization's fee schedule. */
+            amountSource: "request" | "feeSchedule";
+            /** @description Dollars the patient pays; null when the estimate cannot be computed (`reason` says why). */
+            patientPays: number | null;
+            /** @description Dollars the plan pays (`amount` − `patientPays`); null when not computed. */
+            planPays: number | null;
+            steps: components["schemas"]["EstimateStep"][];
+            /** @description Every input that was missing and what was assumed in its place. */
+            assumptions: string[];
+            /** @description The benefit entry's confidence, lowered for each assumption; 0 when not computed. */
+            confidence: number;
+            /** @description Why the estimate cannot be computed (patientPays null). */
+            reason?: string;
+        };
+        EstimateRequest: {
+            /** @description 1 to 20 charges, applied in their order: what one pays toward the deductible and the out-of-pocket maximum is no longer remaining for the next. */
+            charges: components["schemas"]["Charge"][];
+        };
+        /** @description An addition to the spec: what to collect at the desk for the charges asked about. */
+        EstimateResult: {
+            estimates: components["schemas"]["Estimate"][];
+            estimateTotal: components["schemas"]["EstimateTotal"];
+        };
+        EstimateStep: {
+            kind: components["schemas"]["EstimateStepKind"];
+            /** @description Dollars this step adds to what the patient pays; an `outOfPocketCap` step is negative (what the cap takes off). The steps add up to `patientPays`. */
+            amount: number;
+            /** @description The arithmetic of the step, in words and figures. */
+            basis: string;
+        };
+        EstimateStepKind: "deductible" | "copay" | "coinsurance" | "notCovered" | "outOfPocketCap";
+        EstimateTotal: {
+            patientPays: number;
+            planPays: number;
+            /** @description Charges left out of the totals because their estimate cannot be computed. */
+            notComputed: number;
         };
         ListedPayer: {
             /** @description The `tradingPartnerServiceId` to submit checks with. */
@@ -1175,6 +1259,7 @@ export type BenefitEntry = components['schemas']['BenefitEntry'];
 export type BenefitsInformation = components['schemas']['BenefitsInformation'];
 export type BenefitsRelatedEntity = components['schemas']['BenefitsRelatedEntity'];
 export type BenefitsServiceDelivery = components['schemas']['BenefitsServiceDelivery'];
+export type Charge = components['schemas']['Charge'];
 export type CheckConfidence = components['schemas']['CheckConfidence'];
 export type CheckStatus = components['schemas']['CheckStatus'];
 export type CoverageChange = components['schemas']['CoverageChange'];
@@ -1195,6 +1280,12 @@ export type EligibilityCheckResponse = components['schemas']['EligibilityCheckRe
 export type EligibilityMeta = components['schemas']['EligibilityMeta'];
 export type Encounter = components['schemas']['Encounter'];
 export type Error = components['schemas']['Error'];
+export type Estimate = components['schemas']['Estimate'];
+export type EstimateRequest = components['schemas']['EstimateRequest'];
+export type EstimateResult = components['schemas']['EstimateResult'];
+export type EstimateStep = components['schemas']['EstimateStep'];
+export type EstimateStepKind = components['schemas']['EstimateStepKind'];
+export type EstimateTotal = components['schemas']['EstimateTotal'];
 export type ListedPayer = components['schemas']['ListedPayer'];
 export type Monitor = components['schemas']['Monitor'];
 export type MonitorDetail = components['schemas']['MonitorDetail'];
@@ -1403,6 +1494,132 @@ export interface operations {
             };
             /** @description No check with this id in your organization (ResourceNotFoundException). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded; wait `Retry-After` seconds (ThrottlingException). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the message carries a reference for support (InternalFailureException). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service cannot reach its database right now; retry after `Retry-After` seconds (InternalFailureException). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    estimateEligibilityCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EstimateRequest"];
+            };
+        };
+        responses: {
+            /** @description The estimate of each charge, and the totals. */
+            200: {
+                headers: {
+                    /** @description Requests the key may burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EstimateResult"];
+                };
+            };
+            /** @description The body is not valid JSON or not a list of charges (a missing or unknown field, an amount with more than two decimals, a code two product types share without `serviceType`, or a procedure code the fee schedule lacks); the message names each field (ValidationException). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (UnauthorizedException). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope, or the organization is not enabled for eligibility checks (AccessDeniedException). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No check with this id in your organization (ResourceNotFoundException). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The check is not COMPLETED: still IN_PROGRESS (ask again once it finishes), FAILED, or purged after the retention period (there is no result to estimate from) (ValidationException). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 64 KB (ValidationException). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (ValidationException). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
