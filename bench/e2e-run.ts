@@ -190,6 +190,7 @@ export async function measureRun(tree: BenchTree, store: Store, o: RunOptions): 
       cwd: tree.root,
       env,
       encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
     }).trim();
   const receiver = o.webhook ? await webhookReceiver() : undefined;
   let service: ChildProcess | undefined;
