@@ -84,8 +84,20 @@ function environment(tree: BenchTree, store: Store, dataDir: string, schema: str
     RATE_LIMIT_SUBMIT_PER_ORGANIZATION: '1000000',
     RATE_LIMIT_STATUS: '1000000',
     ...(store.name === 'PostgreSQL' ? { DATABASE_URL: store.url, DATABASE_SCHEMA: schema } : {}),
-    ...(tree.bundle ? { ELIG_BUNDLE: tree.bundle } : { ELIG_RUNTIME: 'tsx' }),
+    ...(tree.bundle ? {} : { ELIG_RUNTIME: 'tsx' }),
   };
+}
+
+/**
+ * How to start the tree's `elig`: its bundle's `main` called directly (bin/elig.mjs would run the sources
+ * through tsx instead as soon as a source file is newer than the bundle, e.g. while this tree is being
+ * edited during a run), or bin/elig.mjs when the tree has no bundle.
+ */
+function eligCommand(tree: BenchTree, args: string[]): string[] {
+  if (!tree.bundle) return ['bin/elig.mjs', ...args];
+  const launcher =
+    'const { main } = await import(process.argv[1]); process.exitCode = await main(process.argv.slice(2));';
+  return ['--input-type=module', '-e', launcher, tree.bundle, ...args];
 }
 
 /** A loopback receiver that answers every delivery 200 and counts them. */
@@ -186,7 +198,7 @@ export async function measureRun(tree: BenchTree, store: Store, o: RunOptions): 
   const port = await freePort();
   const env = environment(tree, store, dataDir, schema, port);
   const elig = (args: string[]) =>
-    execFileSync(process.execPath, ['bin/elig.mjs', ...args], {
+    execFileSync(process.execPath, eligCommand(tree, args), {
       cwd: tree.root,
       env,
       encoding: 'utf8',
@@ -199,7 +211,7 @@ export async function measureRun(tree: BenchTree, store: Store, o: RunOptions): 
     const org = elig(['org', 'create', '--name', 'Bench Clinic']).split('\n').at(-1)!;
     const key = elig(['key', 'create', '--org', org, '--name', 'bench']).split('\n').at(-1)!;
     if (receiver) elig(['webhook', 'set', '--org', org, '--url', receiver.url, '--generate-secret']);
-    service = spawn(process.execPath, ['bin/elig.mjs', 'serve'], {
+    service = spawn(process.execPath, eligCommand(tree, ['serve']), {
       cwd: tree.root,
       env,
       stdio: ['ignore', 'pipe', 'ignore'],
