@@ -69,7 +69,7 @@ function report(store: string, trees: BenchTree[], results: RunResult[][]): void
     const o = median(ours.map(pick));
     const runs = (rs: RunResult[]) => rs.map((r) => fixed(pick(r), digits)).join(', ');
     console.log(
-      `| ${what} | ${runs(base)} (median ${fixed(b, digits)}) | ${runs(ours)} (median ${fixed(o, digits)}) | ${fixed(o / b, 2)} |`,
+      `| ${what} | ${runs(base)} (median ${fixed(b, digits)}) | ${runs(ours)} (median ${fixed(o, digits)}) | ${b ? fixed(o / b, 2) : '–'} |`,
     );
   };
   console.log(`\n${store}`);
@@ -78,6 +78,7 @@ function report(store: string, trees: BenchTree[], results: RunResult[][]): void
   row('checks/s completed', (r) => r.checksPerSecond, 0);
   row('CPU ms per check (service process)', (r) => r.cpuMsPerCheck, 2);
   row('status reads per check', (r) => r.pollsPerCheck, 1);
+  row('submits turned away (503/429) and retried', (r) => r.shed, 0);
   const notes = [...base, ...ours].filter((r) => r.failed || r.incomplete);
   if (notes.length)
     console.log(
