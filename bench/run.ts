@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every benchmark in turn (or those named: `npm run bench -- x12 submit-status`).
- * Each prints its numbers next to a baseline measured in the same run.
+ * Each prints its numbers next to a baseline measured in the same run. Arguments from the first `--option`
+ * on go to the named benchmarks' `run` (`npm run bench -- e2e --runs 3 --checks 1000`).
  */
 import { existsSync } from 'node:fs';
 
@@ -20,14 +21,19 @@ const ALL = [
   'scorecard',
   'fairness',
   'batch-upload',
+  'e2e',
 ];
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
+const args = process.argv.slice(2);
+const firstOption = args.findIndex((a) => a.startsWith('--'));
+const names = firstOption === -1 ? args : args.slice(0, firstOption);
+const options = firstOption === -1 ? [] : args.slice(firstOption);
+const wanted = names.length ? names : ALL;
 for (const name of wanted) {
   const file = new URL(`./${name}.ts`, import.meta.url);
   if (!existsSync(file)) {
     console.log(`bench/${name}: not present`);
     continue;
   }
-  const mod = (await import(file.href)) as { run(): Promise<void> };
-  await mod.run();
+  const mod = (await import(file.href)) as { run(options?: string[]): Promise<void> };
+  await mod.run(options);
 }

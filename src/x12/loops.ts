@@ -11,6 +11,7 @@
 import type { TransactionSpan } from './envelope.ts';
 import { safeId } from './envelope.ts';
 import { type IssueLog, warning } from './issues.ts';
+import { breaksRules } from './snip-rules.ts';
 import type { X12Tokens } from './tokenizer.ts';
 
 export type Level = 'A' | 'B' | 'C' | 'D';
@@ -40,6 +41,8 @@ export interface PartyLoop extends X12Loop {
   benefits: X12Loop[];
   aaa: AaaRef[];
   traces: number[];
+  /** How many 2000 loops the tree placed under this one (HL04 says whether there are any). */
+  childLoops: number;
 }
 
 export interface Transaction271Tree {
@@ -47,6 +50,8 @@ export interface Transaction271Tree {
   headerAaa: AaaRef[];
   /** Every 2000 loop in document order. */
   parties: PartyLoop[];
+  /** Segments that break a SNIP rule (snip-rules.ts), in order: snip.ts `validate271` says what is wrong. */
+  breaking: number[];
 }
 
 /** The latest loop of each level (fixed shape: never `delete`d). */
@@ -92,6 +97,7 @@ class TreeBuilder {
   private benefit: X12Loop | undefined;
   private related: X12Loop | undefined;
   private pendingTraces: number[] = [];
+  private readonly breaking: number[] = [];
   private hasHl = false;
 
   constructor(
@@ -112,6 +118,8 @@ class TreeBuilder {
 
     for (let i = span.start + 1; i < end; i++) {
       const id = t.segmentId(i);
+      // SNIP validation's fast path rides on this walk, so no second walk reads every segment again.
+      if (breaksRules(t, i, id)) this.breaking.push(i);
       const related = this.related;
       if (related) {
         if (id === 'LE') {
@@ -205,7 +213,7 @@ class TreeBuilder {
       }
     }
     if (this.related) log.add(warning('X12_LS_NOT_CLOSED', undefined, t.position(end - 1)));
-    return { header, headerAaa: this.headerAaa, parties: this.parties };
+    return { header, headerAaa: this.headerAaa, parties: this.parties, breaking: this.breaking };
   }
 
   /** A segment after an EB, before the next EB or HL: the 2110's own, an LS/LE pair, or not allowed. */
@@ -242,9 +250,13 @@ class TreeBuilder {
       benefits: [],
       aaa: [],
       traces: [],
+      childLoops: 0,
     };
     this.parties.push(node);
-    parent?.children.push(node);
+    if (parent) {
+      parent.children.push(node);
+      parent.childLoops++;
+    }
     if (level) {
       this.last[level] = node;
       for (const deeper of DEEPER[level]) this.last[deeper] = undefined;
