@@ -53,7 +53,7 @@ ${
 }
 <form method="post" action="/portal/checks/${checkId}/estimate">${csrfField(s.csrfToken)}
 <p>Estimate charges against this result (no payer call). Leave the amount empty to price a procedure code from the fee schedule.</p>
-<table><thead><tr><th scope="col">Service type</th><th scope="col">Allowed amount ($)</th><th scope="col">Procedure code</th></tr></thead>
-<tbody>${Array.from({ length: COLLECT_FORM_ROWS }, (_, i) => chargeRow(i, form.rows[i]))}</tbody></table>
+<div class="table-wrap" role="region" aria-label="Charges to estimate" tabindex="0"><table><thead><tr><th scope="col">Service type</th><th scope="col">Allowed amount ($)</th><th scope="col">Procedure code</th></tr></thead>
+<tbody>${Array.from({ length: COLLECT_FORM_ROWS }, (_, i) => chargeRow(i, form.rows[i]))}</tbody></table></div>
 <button type="submit">Estimate</button></form></section>`;
 }
