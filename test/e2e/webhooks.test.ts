@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { EVENT_TYPE_NAMES } from '../../src/contract/webhook-events.ts';
 import { setWebhookEventTypes, setWebhookSecret, setWebhookUrl } from '../../src/webhooks/settings.ts';
 import { verifyWebhook } from '../../src/webhooks/verify.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -106,11 +107,7 @@ test('an endpoint that does not take eligibility.completed gets no event for a f
     const { rows } = await db.query('SELECT 1 FROM webhook_events WHERE check_id = $1', [result.id]);
     assert.equal(rows.length, 0, 'no event was written in the finishing transaction');
   } finally {
-    const all = await setWebhookEventTypes(db, svc.organizationId, [
-      'eligibility.completed',
-      'batch.completed',
-      'coverage.changed',
-    ]);
+    const all = await setWebhookEventTypes(db, svc.organizationId, [...EVENT_TYPE_NAMES]);
     assert.ok(all.ok);
   }
   const { rows } = await db.query<{ t: string[] | null }>(
