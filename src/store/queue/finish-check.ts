@@ -5,6 +5,14 @@
  * unique (`check_id`, `kind`) keeps it to one event even if that guard were bypassed.
  */
 import type { Queryable } from '../db.ts';
+import { outboxInsert } from './outbox-event.ts';
+
+/** The check's `eligibility.completed` event, written only when the update (`done`) happened and `$13`. */
+const COMPLETED_EVENT = outboxInsert(
+  'check_id',
+  { id: '$9', organizationId: '$10', subjectId: '$1', kind: "'eligibility.completed'::text", body: '$4' },
+  { from: 'done', when: '$13::boolean' },
+);
 
 export interface CheckCompletion {
   id: string;
@@ -70,11 +78,7 @@ export async function finishClaimedCheck(
         WHERE id = $1 AND locked_by = $2 AND status = 'IN_PROGRESS'
         RETURNING completed_at
      ), event AS (
-       INSERT INTO webhook_events (id, organization_id, check_id, kind, body, url)
-       SELECT $9, o.id, $1, 'eligibility.completed', $4, o.webhook_url FROM organizations o, done
-        WHERE o.id = $10 AND $13::boolean AND o.webhook_url IS NOT NULL
-          AND (o.webhook_event_types IS NULL OR 'eligibility.completed' = ANY (o.webhook_event_types))
-       ON CONFLICT (check_id, kind) DO NOTHING
+       ${COMPLETED_EVENT}
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM done)::int AS finished,

@@ -16,13 +16,32 @@ export interface OutboxEvent {
   body: string;
 }
 
+/**
+ * The outbox INSERT … SELECT of one event, its values given as SQL (placeholders or literals): the row is
+ * written only when the organization has a URL whose endpoint takes the type, and at most once per subject
+ * and type. `from` and `when` let a caller write it inside a larger statement (a CTE it depends on).
+ */
+export function outboxInsert(
+  subject: OutboxEvent['subject'],
+  v: { id: string; organizationId: string; subjectId: string; kind: string; body: string },
+  join: { from?: string; when?: string } = {},
+): string {
+  return `INSERT INTO webhook_events (id, organization_id, ${subject}, kind, body, url)
+     SELECT ${v.id}, o.id, ${v.subjectId}, ${v.kind}, ${v.body}, o.webhook_url FROM organizations o${join.from ? `, ${join.from}` : ''}
+      WHERE o.id = ${v.organizationId}${join.when ? ` AND ${join.when}` : ''} AND o.webhook_url IS NOT NULL
+        AND (o.webhook_event_types IS NULL OR ${v.kind} = ANY (o.webhook_event_types))
+     ON CONFLICT (${subject}, kind) DO NOTHING`;
+}
+
 export async function insertOutboxEvent(tx: Queryable, e: OutboxEvent): Promise<void> {
   await tx.query(
-    `INSERT INTO webhook_events (id, organization_id, ${e.subject}, kind, body, url)
-     SELECT $1, o.id, $3, $5::text, $4, o.webhook_url FROM organizations o
-      WHERE o.id = $2 AND o.webhook_url IS NOT NULL
-        AND (o.webhook_event_types IS NULL OR $5::text = ANY (o.webhook_event_types))
-     ON CONFLICT (${e.subject}, kind) DO NOTHING`,
+    outboxInsert(e.subject, {
+      id: '$1',
+      organizationId: '$2',
+      subjectId: '$3',
+      kind: '$5::text',
+      body: '$4',
+    }),
     [e.id, e.organizationId, e.subjectId, e.body, e.kind],
   );
 }
