@@ -10,30 +10,40 @@
  * alone, then while the 2,000 run: its p99 from submission to completion while the big run goes on, over
  * its p99 alone (target ≤ 2): one account's queue must not hold up another's.
  *
- * Stores: PGlite (one process), and PostgreSQL with two worker processes (this one, with the API and a
- * worker, and a second `elig worker` process on the same database), which must share the limit.
+ * Stores: PGlite (one service process), and PostgreSQL with two worker processes (the service process,
+ * with the API and a worker, and a second `elig worker` process on the same database), which must share
+ * the limit. The service runs in a child process (bench/service-process.ts); this process only submits,
+ * polls and plays the fakes, and reports how busy it was (a saturated harness measures itself).
  *
- *   npm run bench -- clearinghouse      (BENCH_DATABASE_URL, default the local PostgreSQL;
+ *   npm run bench -- clearinghouse [--store pglite|postgres]
+ *                                       (BENCH_DATABASE_URL, default the local PostgreSQL;
  *                                        BENCH_CLEARINGHOUSE_CHECKS, default 2000)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.ts';
+import { performance } from 'node:perf_hooks';
 import { projectPath } from '../src/paths.ts';
-import { type Service, startService } from '../src/server.ts';
 import { startClearinghouseFake } from '../test/payers/fakes/clearinghouse.ts';
+import { cpuMs } from './e2e-run.ts';
 
 const CHECKS = Number(process.env.BENCH_CLEARINGHOUSE_CHECKS ?? 2_000);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const LIMIT = 5;
-const LATENCY_MS = 50;
+const LATENCY_MS = Number(process.env.BENCH_CLEARINGHOUSE_LATENCY_MS ?? 50);
 const CEILING = LIMIT / (LATENCY_MS / 1000);
 const TRICKLE = 40;
 const env = { BENCH_CH_KEY: 'bench-ch-key', BENCH_OTHER_KEY: 'bench-other-key' };
 const JANE = { memberId: 'M100200300', firstName: 'JANE', lastName: 'DOE', dateOfBirth: '19800115' };
 const PROVIDER = { organizationName: 'Bench Clinic', npi: '1234567893' };
+
+/** Busy and total jiffies of the whole machine (/proc/stat), to say how busy every core was over a run. */
+function machineTicks(): { busy: number; total: number } {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = cpu.reduce((a, b) => a + b, 0);
+  return { busy: total - (cpu[3] ?? 0) - (cpu[4] ?? 0), total };
+}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -156,6 +166,29 @@ async function throughput(api: Api, payers: string[], count: number): Promise<nu
   return count / ((performance.now() - started) / 1000);
 }
 
+/** The `service {url, apiKey}` line bench/service-process.ts prints once it serves. */
+function serviceApi(child: ChildProcess): Promise<Api> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`the service process exited (${code}) before serving`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const line = out.split('\n').find((l) => l.startsWith('service {'));
+      if (line) {
+        const { url, apiKey } = JSON.parse(line.slice('service '.length)) as { url: string; apiKey: string };
+        resolve({ url, key: apiKey });
+      }
+    });
+  });
+}
+
+async function stopped(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exit = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exit;
+}
+
 async function scenario(store: 'pglite' | 'postgres') {
   const dir = mkdtempSync(join(tmpdir(), 'elig-bench-ch-'));
   const big = await startClearinghouseFake({
@@ -222,12 +255,16 @@ async function scenario(store: 'pglite' | 'postgres') {
     BATCH_MAX_PENDING_CHECKS: '100000',
     ...(store === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema } : {}),
   };
-  const config = loadConfig(vars);
-  let service: Service | undefined;
+  let service: ChildProcess | undefined;
   let second: ChildProcess | undefined;
   try {
-    service = await startService(config, { secretEnv: env, initStoreInChildProcess: store === 'pglite' });
-    const api = { url: service.url!, key: service.bootstrap!.apiKey };
+    // The service in a process of its own (as in production): the fakes and this load generator must not
+    // share its event loop, or the bench measures its own harness.
+    service = spawn(process.execPath, ['--import', 'tsx', projectPath('bench/service-process.ts')], {
+      env: { ...process.env, ...vars, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const api = await serviceApi(service);
     if (store === 'postgres') {
       second = spawn(process.execPath, [projectPath('bin/elig.mjs'), 'worker'], {
         env: { ...process.env, ...vars, ...env },
@@ -243,6 +280,9 @@ async function scenario(store: 'pglite' | 'postgres') {
       Math.ceil(CHECKS / 2),
     );
     big.resetStats();
+    const elu = performance.eventLoopUtilization();
+    const cpu0 = cpuMs(service.pid!);
+    const machine0 = machineTicks();
     const started = performance.now();
     const ids = await submitAll(api, CHECKS, (i) => big.payers[i % big.payers.length]!.id);
     const during = trickle(api, otherPayers);
@@ -254,6 +294,10 @@ async function scenario(store: 'pglite' | 'postgres') {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const busy = performance.eventLoopUtilization(elu).utilization;
+    const serviceCpu = (cpuMs(service.pid!) - cpu0) / (seconds * 1000);
+    const machine1 = machineTicks();
+    const machineBusy = (machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total);
     const duringP99 = await during;
     const perSecond = CHECKS / seconds;
     const label = store === 'postgres' ? 'PostgreSQL, 2 worker processes' : 'PGlite, 1 process';
@@ -265,13 +309,17 @@ async function scenario(store: 'pglite' | 'postgres') {
     console.log(
       `bench/clearinghouse ${label}: ${CHECKS} checks over 200 payers in ${seconds.toFixed(1)} s = ${perSecond.toFixed(1)} checks/s; ` +
         `ceiling ${CEILING}/s -> ratio ${(perSecond / CEILING).toFixed(2)} (target >= 0.90); ` +
-        `429s from the fake ${big.stats.tooManyRequests} (target 0), peak concurrency ${big.stats.maxConcurrent}/${LIMIT}`,
+        `429s from the fake ${big.stats.tooManyRequests} (target 0), peak concurrency ${big.stats.maxConcurrent}/${LIMIT}, ` +
+        `mean ${(big.stats.busyMs / (seconds * 1000)).toFixed(2)}, mean time in the fake ${(big.stats.busyMs / Math.max(1, big.stats.calls)).toFixed(0)} ms; ` +
+        `this process (load and fakes; the service runs in its own) was busy ${(busy * 100).toFixed(0)}% of the time, the service process used ${(serviceCpu * 100).toFixed(0)}% of a core, ` +
+        `the machine's ${cpus().length} cores were ${(machineBusy * 100).toFixed(0)}% busy`,
     );
     console.log(
       `bench/clearinghouse ${label}: second connection p99 alone ${alone.toFixed(0)} ms, during the run ${duringP99.toFixed(0)} ms -> ratio ${(duringP99 / alone).toFixed(2)} (target <= 2)`,
     );
     // The same load as a batch: background checks, which leave a quarter of each worker to interactive ones.
     big.resetStats();
+    const batchElu = performance.eventLoopUtilization();
     const duringBatch = trickle(api, otherPayers);
     const batchSeconds = await batchRun(
       api,
@@ -281,11 +329,12 @@ async function scenario(store: 'pglite' | 'postgres') {
     const duringBatchP99 = await duringBatch;
     console.log(
       `bench/clearinghouse ${label}: as one batch: ${(CHECKS / batchSeconds).toFixed(1)} checks/s -> ratio ${(CHECKS / batchSeconds / CEILING).toFixed(2)} of the ceiling; ` +
+        `mean concurrency ${(big.stats.busyMs / (batchSeconds * 1000)).toFixed(2)}, this process busy ` +
+        `${(performance.eventLoopUtilization(batchElu).utilization * 100).toFixed(0)}%; ` +
         `429s ${big.stats.tooManyRequests}; second connection p99 during it ${duringBatchP99.toFixed(0)} ms -> ratio ${(duringBatchP99 / alone).toFixed(2)} (target <= 2)`,
     );
   } finally {
-    second?.kill('SIGTERM');
-    await service?.stop();
+    await Promise.all([stopped(second), stopped(service)]);
     await Promise.all([big.close(), other.close(), free.close()]);
     if (store === 'postgres') {
       const pg = (await import('pg')).default;
@@ -298,9 +347,15 @@ async function scenario(store: 'pglite' | 'postgres') {
   }
 }
 
-export async function run(): Promise<void> {
-  await scenario('pglite');
-  await scenario('postgres');
+/** `--store pglite` or `--store postgres` runs one store only. */
+export async function run(options: string[] = []): Promise<void> {
+  const i = options.indexOf('--store');
+  const only = i >= 0 ? options[i + 1] : undefined;
+  if (only !== undefined && only !== 'pglite' && only !== 'postgres') {
+    throw new Error(`--store takes pglite or postgres, not ${only}`);
+  }
+  if (only !== 'postgres') await scenario('pglite');
+  if (only !== 'pglite') await scenario('postgres');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

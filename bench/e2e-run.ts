@@ -49,7 +49,7 @@ const REQUEST = JSON.stringify({
 });
 
 /** utime + stime of a process and its live descendants, in milliseconds. */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   let total = 0;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

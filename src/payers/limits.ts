@@ -79,6 +79,8 @@ interface ConnectionState {
   holdMs: number;
   /** Paused (locally known) until this time. */
   pausedUntil: number;
+  /** One of this process's waiters is polling the store for the others. */
+  polling: boolean;
 }
 
 export class ConnectionLimiter {
@@ -158,12 +160,18 @@ export class ConnectionLimiter {
   private stateOf(connection: string): ConnectionState {
     let st = this.state.get(connection);
     if (!st) {
-      st = { waiters: [], pausedUntil: 0, waiting: 0, holdMs: 100 };
+      st = { waiters: [], pausedUntil: 0, waiting: 0, holdMs: 100, polling: false };
       this.state.set(connection, st);
     }
     return st;
   }
 
+  /**
+   * A slot from the store. A call asks the store once when it arrives; after that, one call per process
+   * and connection (the poller) asks again every `pollMs` while the others wait for a local hand-off, a
+   * slot released to the store, or the poller's place. Each waiter polling on its own costs the database a
+   * query per waiter per poll: hundreds a second under load, for slots that only a few can get.
+   */
   private async slot(
     connection: string,
     st: ConnectionState,
@@ -172,21 +180,36 @@ export class ConnectionLimiter {
     signal?: AbortSignal,
   ): Promise<{ held: Held } | { retryInMs: number; reason: 'throttled' | 'busy' }> {
     const { store, holder, holdMs } = this.opts;
-    while (!signal?.aborted) {
-      // A store that cannot answer counts as busy: the check waits, it does not fail.
-      const take = await store
-        .take(connection, concurrency, holder, holdMs)
-        .catch((): LimitTake => ({ busy: true }));
-      if ('slot' in take) return { held: { slot: take.slot, takenAt: this.now() } };
-      if ('pausedForMs' in take) {
-        st.pausedUntil = Math.max(st.pausedUntil, this.now() + take.pausedForMs);
-        return { retryInMs: take.pausedForMs, reason: 'throttled' };
+    let poller = false;
+    try {
+      let ask = true;
+      while (!signal?.aborted) {
+        if (ask) {
+          // A store that cannot answer counts as busy: the check waits, it does not fail.
+          const take = await store
+            .take(connection, concurrency, holder, holdMs)
+            .catch((): LimitTake => ({ busy: true }));
+          if ('slot' in take) return { held: { slot: take.slot, takenAt: this.now() } };
+          if ('pausedForMs' in take) {
+            st.pausedUntil = Math.max(st.pausedUntil, this.now() + take.pausedForMs);
+            return { retryInMs: take.pausedForMs, reason: 'throttled' };
+          }
+        }
+        const left = deadline - this.now();
+        if (left <= 0) break;
+        if (!poller && !st.polling) poller = st.polling = true;
+        const waitMs = poller ? Math.min(left, this.pollMs * (1 + Math.random())) : left;
+        const handed = await this.wait(st, waitMs, signal);
+        if (handed) return { held: handed };
+        // Woken without a slot: the poll interval passed, a slot went back to the store, or the poller
+        // left (and this call may take its place). Either way, ask the store.
+        ask = true;
       }
-      const left = deadline - this.now();
-      if (left <= 0) break;
-      // A local hand-off wakes this waiter at once; otherwise ask the store again after a short poll.
-      const handed = await this.wait(st, Math.min(left, this.pollMs * (1 + Math.random())), signal);
-      if (handed) return { held: handed };
+    } finally {
+      if (poller) {
+        st.polling = false;
+        st.waiters.shift()?.resolve(undefined); // the next waiter polls in its place
+      }
     }
     return { retryInMs: Math.ceil(Math.max(this.pollMs, st.holdMs) * (1 + Math.random())), reason: 'busy' };
   }
@@ -240,8 +263,12 @@ export class ConnectionLimiter {
       next.resolve(held);
       return;
     }
-    if (next) next.resolve(undefined); // it asks the store itself, right away
-    void this.opts.store.release(connection, held.slot, this.opts.holder).catch(() => {});
+    // Back to the store; the next waiter asks for it once it is there (asking before the release has
+    // landed would find every slot taken, and leave this one idle until the next poll).
+    void this.opts.store
+      .release(connection, held.slot, this.opts.holder)
+      .catch(() => {})
+      .finally(() => next?.resolve(undefined));
   }
 }
 

@@ -136,3 +136,35 @@ test('limiter: a refusal when no slot frees in time, and a 429 pauses every proc
   // A connection without limits is never counted.
   assert.ok((await a.acquire('free', undefined, 0)).ok);
 });
+
+test('limiter: while every slot is held elsewhere, one waiter per process polls the store, not each of them', async () => {
+  const local = new LocalLimitStore();
+  let takes = 0;
+  const counting = {
+    prepare: local.prepare.bind(local),
+    take: (...args: Parameters<LocalLimitStore['take']>) => {
+      takes++;
+      return local.take(...args);
+    },
+    release: local.release.bind(local),
+    token: local.token.bind(local),
+    pause: local.pause.bind(local),
+  };
+  const other = new ConnectionLimiter({ store: counting, holder: 'other', holdMs: 10_000, pollMs: 10 });
+  const held = await other.acquire('full', { concurrency: 1 }, 100);
+  assert.ok(held.ok);
+  takes = 0;
+  const me = new ConnectionLimiter({ store: counting, holder: 'me', holdMs: 10_000, pollMs: 10 });
+  const waitMs = 300;
+  const waiters = Array.from({ length: 10 }, () => me.acquire('full', { concurrency: 1 }, waitMs));
+  await new Promise((r) => setTimeout(r, waitMs / 2));
+  // Another process frees its slot: one waiter here gets it, the others keep waiting.
+  held.release();
+  const permits = await Promise.all(waiters);
+  const granted = permits.filter((p) => p.ok);
+  assert.equal(granted.length >= 1, true, 'the freed slot reached a waiter');
+  for (const p of granted) if (p.ok) p.release();
+  // Ten arrivals ask once each; then one poller asks at most every 10 ms for 300 ms (≤ 30), and each
+  // waiter asks again once when woken without a slot. Ten waiters polling on their own asked 77 times.
+  assert.ok(takes <= 10 + 30 + 2 * 10, `the store was asked ${takes} times`);
+});

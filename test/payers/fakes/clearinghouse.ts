@@ -88,6 +88,8 @@ export interface ClearinghouseStats {
   maxConcurrent: number;
   /** Requests in flight now. */
   inFlight: number;
+  /** Sum of the admitted requests' times in the fake (ms): over the elapsed time, the mean concurrency. */
+  busyMs: number;
   /** The service type codes each 270 asked (all EQ segments in order), one entry per request that had a 270. */
   codesPerCall: string[][];
   /** Details of every request that reached the limits. */
@@ -124,6 +126,7 @@ function emptyStats(): ClearinghouseStats {
     unavailable: 0,
     maxConcurrent: 0,
     inFlight: 0,
+    busyMs: 0,
     codesPerCall: [],
     log: [],
   };
@@ -218,10 +221,12 @@ export async function startClearinghouseFake(
       return json(res, 429, { message: 'Too Many Requests' }, { 'retry-after': retryAfter });
     }
     stats.inFlight++;
+    const admitted = performance.now();
     try {
       await answer(x12, call, res);
     } finally {
       stats.inFlight--;
+      stats.busyMs += performance.now() - admitted;
     }
   };
 
