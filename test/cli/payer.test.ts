@@ -1,10 +1,10 @@
 /**
- * `elig payer list`: the directory from the configuration and PAYERS_FILE alone (no server, no store, no
+ * `elig payer list`: the directory from the configuration and PAYERS_FILE (no server, no store, no
  * secrets needed), as a table or as GET /api/payers' JSON; an invalid file exits 1 naming its problems.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { payersFixture } from '../helpers/payers-file.ts';
@@ -141,4 +141,76 @@ test('elig serve with a payer credential missing stops at start, naming the refe
     /payers\[2\]\.connector\.auth\.clientId: environment variable TEST_OPTUM_ID is not set/,
   );
   for (const secret of fixture.secrets) assert.ok(!stderr.includes(secret));
+});
+
+test('an imported clearinghouse list is listed: `elig payer import` then `elig payer list` read the shared directory', async () => {
+  const dir = join(fixture.dir, 'imported');
+  mkdirSync(dir);
+  const file = join(dir, 'payers.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      connections: {
+        ch: {
+          type: 'x12-json',
+          url: 'https://ch.invalid/x12',
+          auth: { type: 'api-key', key: { env: 'CH_KEY' } },
+        },
+      },
+      payers: [{ id: 'OWN', name: 'Own Direct Plan', payerId: 'OWN01', connection: 'ch' }],
+    }),
+  );
+  const list = join(dir, 'list.csv');
+  writeFileSync(
+    list,
+    'Payer ID,Payer Name,Eligibility\nCH001,Prairie Mutual Health,Y\nCH002,Coastal Care Plan,Y\n',
+  );
+  const env = { PAYERS_FILE: file, DATA_DIR: join(dir, 'data'), CH_KEY: 'ch-secret-9931' };
+  // Before any store exists: the file alone.
+  const before = await elig(['payer', 'list', '--json'], env);
+  assert.equal(before.code, 0, before.stderr);
+  assert.deepEqual(
+    JSON.parse(before.stdout).payers.map((p: { id: string }) => p.id),
+    ['SANDBOX', 'OWN'],
+  );
+  const imported = await elig(['payer', 'import', list, '--connection', 'ch'], env);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(imported.stdout, /the directory now holds 4 payers/);
+  const after = await elig(['payer', 'list', '--json'], env);
+  assert.equal(after.code, 0, after.stderr);
+  assert.deepEqual(
+    JSON.parse(after.stdout).payers.map((p: { id: string }) => p.id),
+    ['SANDBOX', 'OWN', 'CH001', 'CH002'],
+  );
+  const found = await elig(['payer', 'list', '--q', 'prairie'], env);
+  assert.match(found.stdout.split('\n')[1] ?? '', /^CH001\s+Prairie Mutual Health\s+x12-json/);
+  // While a server holds the PGlite data directory, the list comes from that server's directory.
+  const server = spawn(process.execPath, ['bin/elig.mjs', 'serve'], {
+    env: { PATH: process.env.PATH, ELIG_RUNTIME: 'tsx', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    let started = '';
+    await new Promise<void>((resolve, reject) => {
+      server.stdout.on('data', (d) => {
+        started += d;
+        if (/OpenAPI:/.test(started)) resolve();
+      });
+      server.once('exit', (code) => reject(new Error(`elig serve exited ${code}`)));
+    });
+    const live = await elig(['payer', 'list', '--json'], env);
+    assert.equal(live.code, 0, live.stderr);
+    assert.deepEqual(
+      JSON.parse(live.stdout).payers.map((p: { id: string }) => p.id),
+      ['SANDBOX', 'OWN', 'CH001', 'CH002'],
+    );
+    // Credentials are references: the secret is in no output.
+    for (const out of [imported, after, found, live]) {
+      assert.ok(!`${out.stdout}${out.stderr}`.includes('ch-secret-9931'));
+    }
+  } finally {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    await exited;
+  }
 });

@@ -54,6 +54,10 @@ export const adminRoutes = fp<
         const { op } = request.params;
         try {
           const args = argumentsOf(request.body);
+          if (op === 'payer.list') {
+            if (!opts.directory) throw new AdminInputError('this server has no shared payer directory');
+            return { result: opts.directory.directory.searchPayers('') };
+          }
           if (op === 'payer.reload' || op === 'payer.import') {
             if (!opts.directory) throw new AdminInputError('this server has no shared payer directory');
             return { result: await directoryOp(opts.directory, op, args) };

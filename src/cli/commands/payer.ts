@@ -1,26 +1,29 @@
 /**
  * `elig payer list | reload | import`. `list [--q TEXT] [--limit N] [--json]`: the payer directory as GET
- * /api/payers shows it (ids, names, aliases, connector types; never URLs or credentials), read from the
- * configuration and PAYERS_FILE alone: no server, no store, no secrets resolved. `--q` ranks as the API
- * does. An invalid file is reported exactly as a start would report it.
+ * /api/payers shows it (ids, names, aliases, connector types; never URLs or credentials): the shared
+ * directory the database holds (PAYERS_FILE and every imported list), read through the running server
+ * that holds a PGlite data directory, else from the store; where there is no store yet, PAYERS_FILE alone.
+ * No secrets are resolved. `--q` ranks as the API does. An invalid file is reported exactly as a start
+ * would report it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { directoryOp } from '../../api/routes/admin.ts';
 import { type Config, ConfigError, withDotEnv } from '../../config.ts';
-import { DirectoryService, type DirectorySummary } from '../../directory/service.ts';
-import { findPayers } from '../../payers/directory.ts';
-import { listConfiguredPayers, readPayersFile } from '../../payers/directory-file.ts';
+import { DirectoryService, type DirectorySummary, effectiveDocument } from '../../directory/service.ts';
+import { findPayers, type ListedPayer } from '../../payers/directory.ts';
+import { listDocumentPayers, readPayersFile } from '../../payers/directory-file.ts';
 import { describeProblems, importPayerList, type PayerListFormat } from '../../payers/import.ts';
 import { createSandboxConnector } from '../../payers/sandbox/index.ts';
 import { readLock } from '../../store/datadir-lock.ts';
 import { openStore } from '../../store/open.ts';
+import { readDirectorySources } from '../../store/payer-directory.ts';
 import { CliError, type CommandSpec, UsageError } from '../args.ts';
 import { adminCall } from '../backend.ts';
 
 export const PAYER_LIST_COMMAND: CommandSpec = {
   name: 'payer list',
-  summary: 'the payer directory (sandbox + PAYERS_FILE); no server needed',
+  summary: 'the payer directory (sandbox, PAYERS_FILE and imported lists); no server needed',
   options: {
     q: {
       type: 'string',
@@ -40,12 +43,44 @@ export const PAYER_LIST_COMMAND: CommandSpec = {
   },
 };
 
-export function payerList(
+/**
+ * The payers the service lists: the shared directory as the database holds it (the stored PAYERS_FILE and
+ * each imported list, as `effectiveDocument` merges them), through the running server when one holds the
+ * PGlite data directory. PAYERS_FILE alone where no store exists yet; when the store cannot be read, the
+ * file alone with a `note` saying imported payers are missing.
+ */
+export async function listedPayers(config: Config): Promise<{ payers: ListedPayer[]; note?: string }> {
+  const file = readPayersFile(config); // checked as a start checks it, secrets not resolved
+  const fromFile = listDocumentPayers(file, config.sandboxEnabled);
+  if (!config.databaseUrl && !existsSync(config.dataDir)) return { payers: fromFile };
+  try {
+    if (!config.databaseUrl && readLock(config.dataDir)) {
+      return { payers: (await adminCall(config, 'payer.list', {})) as ListedPayer[] };
+    }
+    const store = await openStore(config);
+    try {
+      const { document } = effectiveDocument(await readDirectorySources(store.db), file);
+      return { payers: listDocumentPayers(document, config.sandboxEnabled) };
+    } finally {
+      await store.close();
+    }
+  } catch (err) {
+    const why = err instanceof CliError ? err.message : (err as Error).name;
+    return {
+      payers: fromFile,
+      note: `The shared payer directory could not be read (${why}): PAYERS_FILE alone, without imported payers.`,
+    };
+  }
+}
+
+export async function payerList(
   config: Config,
   options: { json?: boolean; q?: string; limit?: number },
-  io: { stdout: NodeJS.WritableStream },
-): number {
-  const payers = findPayers(listConfiguredPayers(config), options.q, options.limit);
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+): Promise<number> {
+  const listed = await listedPayers(config);
+  if (listed.note) io.stderr.write(`${listed.note}\n`);
+  const payers = findPayers(listed.payers, options.q, options.limit);
   if (options.json) {
     io.stdout.write(`${JSON.stringify({ payers }, null, 2)}\n`);
     return 0;
