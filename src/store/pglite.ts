@@ -12,6 +12,7 @@
  * A full disk is mostly kept from coming to that: below LOW_DISK_BYTES of free space, writes are refused
  * (DatabaseUnavailableError 'disk-full') while reads go on.
  */
+import { AsyncResource } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
@@ -22,6 +23,7 @@ import { projectPath } from '../paths.ts';
 import type { Db, Queryable } from './db.ts';
 import { DatabaseUnavailableError, FaultLatch, translate } from './faults.ts';
 import { PrivateNodeFS } from './private-nodefs.mjs';
+import { inBackground } from './statement-lane.ts';
 
 /**
  * PGlite's defaults size shared buffers for a server (160 MB of WebAssembly memory, all of it resident);
@@ -102,14 +104,49 @@ function createInstance(dataDir: string | undefined): Promise<PGlite> {
 
 type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
 
-/** One statement or transaction at a time, as PGlite itself does; ours, so transactions can skip ROLLBACK. */
-function oneAtATime(): Exclusive {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = tail.then(fn);
-    tail = run.catch(() => {});
-    return run;
+/**
+ * A background statement runs at least once in this many turns while both lanes wait, so a steady stream of
+ * interactive statements slows background work down but never stops it.
+ */
+export const BACKGROUND_TURN_EVERY = 4;
+
+/**
+ * One statement or transaction at a time, as PGlite itself does; ours, so transactions can skip ROLLBACK,
+ * and in two lanes (src/store/statement-lane.ts): a statement of background work waits while others do,
+ * except every BACKGROUND_TURN_EVERY-th turn. Each lane is first come, first served. Between two statements
+ * the event loop takes a turn.
+ */
+export function oneAtATime(): Exclusive {
+  const lanes: [(() => void)[], (() => void)[]] = [[], []];
+  let running = false;
+  let passedOver = 0;
+  const next = () => {
+    const [front, back] = lanes;
+    const lane = front.length && (!back.length || passedOver < BACKGROUND_TURN_EVERY - 1) ? front : back;
+    const start = lane.shift();
+    running = start !== undefined;
+    passedOver = lane === front && back.length ? passedOver + 1 : 0;
+    start?.();
   };
+  return <T>(fn: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      // Bound to the caller's async context: it runs in that, not in the one of the statement before it.
+      const start = AsyncResource.bind(() => {
+        let settled: Promise<T>;
+        try {
+          settled = fn();
+        } catch (err) {
+          settled = Promise.reject(err);
+        }
+        // The next statement starts in a later turn of the event loop: PGlite runs each statement on this
+        // thread and settles it as a microtask, so starting the next one from here would run the whole
+        // queue without ever letting a request, a timer or an interactive statement in (stalls of 300 ms
+        // and more under a batch).
+        settled.then(resolve, reject).finally(() => setImmediate(next));
+      });
+      lanes[inBackground() ? 1 : 0].push(start);
+      if (!running) next();
+    });
 }
 
 /**

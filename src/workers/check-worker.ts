@@ -20,6 +20,7 @@ import { claimDueChecks, nextDueIn, QUEUES } from '../store/queue/claim.ts';
 import { releaseCheck } from '../store/queue/release-check.ts';
 import { scheduleRetry } from '../store/queue/retry-check.ts';
 import type { checks } from '../store/schema.ts';
+import { inBackgroundLane } from '../store/statement-lane.ts';
 import { X12BuildError } from '../x12/build270.ts';
 import {
   type Attempt,
@@ -149,8 +150,12 @@ export class CheckWorker {
         }
         return rows;
       },
+      // A background check's statements wait behind everyone else's on a one-statement-at-a-time store.
       handle: (row, signal) =>
-        this.handle(row, signal).finally(() => {
+        (row.priority > 0
+          ? inBackgroundLane(() => this.handle(row, signal))
+          : this.handle(row, signal)
+        ).finally(() => {
           if (row.priority > 0) this.backgroundInFlight--;
           this.load.drop(row.connection);
         }),
