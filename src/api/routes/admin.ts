@@ -54,11 +54,7 @@ export const adminRoutes = fp<
         const { op } = request.params;
         try {
           const args = argumentsOf(request.body);
-          if (op === 'payer.list') {
-            if (!opts.directory) throw new AdminInputError('this server has no shared payer directory');
-            return { result: opts.directory.directory.searchPayers('') };
-          }
-          if (op === 'payer.reload' || op === 'payer.import') {
+          if (op === 'payer.list' || op === 'payer.reload' || op === 'payer.import') {
             if (!opts.directory) throw new AdminInputError('this server has no shared payer directory');
             return { result: await directoryOp(opts.directory, op, args) };
           }
@@ -84,12 +80,16 @@ export const adminRoutes = fp<
   { name: 'admin-routes', decorators: { fastify: ['db'] }, encapsulate: true },
 );
 
-/** `payer.reload` re-reads PAYERS_FILE; `payer.import` stores a parsed list (`{connection, payers}`). */
+/**
+ * `payer.list` answers every payer of the directory as GET /api/payers lists them; `payer.reload` re-reads
+ * PAYERS_FILE; `payer.import` stores a parsed list (`{connection, payers}`).
+ */
 export function directoryOp(
   directory: DirectoryService,
-  op: 'payer.reload' | 'payer.import',
+  op: 'payer.list' | 'payer.reload' | 'payer.import',
   args: { [name: string]: unknown },
 ) {
+  if (op === 'payer.list') return directory.directory.searchPayers('');
   if (op === 'payer.reload') return directory.reload();
   const { connection, payers } = args;
   if (typeof connection !== 'string' || !Array.isArray(payers))

@@ -8,7 +8,7 @@
 import { summarizeCheck } from '../../checks/summary.ts';
 import type { Config } from '../../config.ts';
 import type { EligibilityCheckResponse } from '../../contract/check-response.ts';
-import { apiTarget } from '../api-target.ts';
+import { API_OPTIONS, apiTarget } from '../api-target.ts';
 import { CliError, type CommandSpec, type Io, UsageError } from '../args.ts';
 import { renderCheckSummary } from '../check-summary.ts';
 
@@ -73,12 +73,7 @@ export const CHECK_COMMAND: CommandSpec = {
       value: 'SECONDS',
       description: 'with --wait: give up after this long; default 900',
     },
-    key: { type: 'string', value: 'KEY', description: 'API key; default ELIG_API_KEY' },
-    url: {
-      type: 'string',
-      value: 'URL',
-      description: "the API's base URL; default ELIG_API_URL, or the server running on DATA_DIR",
-    },
+    ...API_OPTIONS,
   },
   run: ({ config, values, io }) => checkCommand(config(), values as CheckArgs, io),
 };

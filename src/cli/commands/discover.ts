@@ -5,7 +5,7 @@
  */
 import type { Config } from '../../config.ts';
 import type { Discovery } from '../../contract/discovery.ts';
-import { apiTarget } from '../api-target.ts';
+import { API_OPTIONS, apiTarget } from '../api-target.ts';
 import { CliError, type CommandSpec, type Io } from '../args.ts';
 import { call } from './check.ts';
 
@@ -65,12 +65,7 @@ export const DISCOVER_COMMAND: CommandSpec = {
       value: 'SECONDS',
       description: 'with --wait: give up after this long; default 900',
     },
-    key: { type: 'string', value: 'KEY', description: 'API key; default ELIG_API_KEY' },
-    url: {
-      type: 'string',
-      value: 'URL',
-      description: "the API's base URL; default ELIG_API_URL, or the server running on DATA_DIR",
-    },
+    ...API_OPTIONS,
   },
   run: ({ config, values, io }) => discoverCommand(config(), values as DiscoverArgs, io),
 };
